@@ -1,0 +1,67 @@
+"""`machiavel bench`: speed of every registered game through the contract, on one core."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from machiavel.core.contract import Game
+from machiavel.core.registry import game, games
+from machiavel.core.rng import Rng
+
+
+@dataclass
+class BenchResult:
+    game: str
+    players: int
+    games: int
+    actions: int
+    seconds: float
+    legal_calls: int
+    legal_seconds: float
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds
+
+    @property
+    def actions_per_second(self) -> float:
+        return self.actions / self.seconds
+
+    @property
+    def mean_legal_microseconds(self) -> float:
+        return 1e6 * self.legal_seconds / max(1, self.legal_calls)
+
+
+def default_players(spec: Game) -> int:
+    """The count benchmarked: the most common table, at most four."""
+    return min(spec.max_players, 4)
+
+
+def bench_game(game_id: str, players: int | None, seconds: float, seed: int = 1) -> BenchResult:
+    """Random full games for about ``seconds``; legal_actions timed on fresh states."""
+    spec = game(game_id)
+    count = default_players(spec) if players is None else players
+    rng = Rng(seed)
+    finished = actions = legal_calls = 0
+    legal_seconds = 0.0
+    clock = time.perf_counter
+    start = clock()
+    while clock() - start < seconds or finished == 0:
+        state = spec.new(count, seed=rng.next_u64())
+        while not state.is_over:
+            waiting = state.to_move
+            player = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
+            before = clock()
+            legal = state.legal_actions(player)
+            legal_seconds += clock() - before
+            legal_calls += 1
+            state.apply(player, rng.choice(legal))
+            actions += 1
+        finished += 1
+    elapsed = clock() - start
+    return BenchResult(game_id, count, finished, actions, elapsed, legal_calls, legal_seconds)
+
+
+def bench_all(seconds: float, only: list[str] | None = None) -> list[BenchResult]:
+    return [bench_game(game_id, None, seconds) for game_id in (only or list(games()))]

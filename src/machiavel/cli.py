@@ -1,0 +1,196 @@
+"""The `machiavel` command: play in a terminal, read the rules, measure speed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+from machiavel.benchmark import BenchResult, bench_all
+from machiavel.bots import BOTS, bot
+from machiavel.bots.base import Bot
+from machiavel.core.contract import State
+from machiavel.core.errors import IllegalAction, MachiavelError
+from machiavel.core.registry import game, games
+
+QUIT_WORDS = {"quit", "exit", "q"}
+HELP_WORDS = {"help", "?", "actions"}
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """`name=value`; the value is read as JSON when it can be (true, 3), else as text."""
+    name, sep, raw = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"options are written name=value, not {text!r}")
+    try:
+        value: Any = json.loads(raw)
+    except json.JSONDecodeError:
+        value = raw
+    return name, value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="machiavel", description="Political and trading board games."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    play = commands.add_parser("play", help="play a game in the terminal against bots")
+    play.add_argument("game", help=f"one of: {', '.join(games())}")
+    play.add_argument("--bot", default="heuristic", help=f"the opponents' bot ({', '.join(BOTS)})")
+    play.add_argument("--seat", type=int, default=0, help="your player number (default 0)")
+    play.add_argument("--players", type=int, help="number of players (default: the minimum)")
+    play.add_argument("--seed", type=int, help="seed of the game (default: random)")
+    play.add_argument(
+        "--option", type=parse_option, action="append", default=[], metavar="NAME=VALUE"
+    )
+
+    rules = commands.add_parser("rules", help="print a short summary of a game's rules")
+    rules.add_argument("game", help=f"one of: {', '.join(games())}")
+
+    bench = commands.add_parser("bench", help="measure each game's speed on one core")
+    bench.add_argument("--seconds", type=float, default=3.0, help="time per game (default 3)")
+    bench.add_argument("--game", action="append", help="only this game (repeatable)")
+
+    commands.add_parser("games", help="list the games")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "play":
+            return play(args, sys.stdin, sys.stdout)
+        if args.command == "rules":
+            print(game(args.game).summary)
+            return 0
+        if args.command == "bench":
+            print_bench(bench_all(args.seconds, args.game), args.seconds, args.game)
+            return 0
+        for game_id in games():
+            spec = game(game_id)
+            print(f"{game_id:<8} {spec.title}, {spec.min_players}-{spec.max_players} players")
+        return 0
+    except MachiavelError as error:
+        print(f"machiavel: {error}", file=sys.stderr)
+        return 2
+
+
+# ---- play ---------------------------------------------------------------------------
+def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    spec = game(args.game)
+    players = args.players if args.players is not None else spec.min_players
+    state = spec.new(players, seed=args.seed, options=dict(args.option))
+    if not 0 <= args.seat < players:
+        raise IllegalAction(f"--seat must be a player number from 0 to {players - 1}")
+    bots: dict[int, Bot] = {
+        p: bot(args.bot, seed=state.setup.seed + p) for p in range(players) if p != args.seat
+    }
+    out = _printer(stdout)
+    out(f"{spec.title}: you are player {args.seat}; seed {state.setup.seed}.")
+    out("Type an action as listed, 'help' to list them again, 'quit' to leave.\n")
+    try:
+        finished = _game_loop(state, args.seat, bots, stdin, out)
+    except KeyboardInterrupt:
+        out("\nInterrupted: goodbye.")
+        return 0
+    if not finished:
+        out("Goodbye.")
+        return 0
+    out(spec.render(state.view(args.seat)))
+    return 0
+
+
+def _printer(stdout: TextIO) -> Callable[[str], None]:
+    def out(text: str) -> None:
+        stdout.write(text + "\n")
+        stdout.flush()
+
+    return out
+
+
+def _game_loop(
+    state: State, human: int, bots: dict[int, Bot], stdin: TextIO, out: Callable[[str], None]
+) -> bool:
+    """Run until the game ends (True) or the human leaves (False)."""
+    shown_version = -1
+    while not state.is_over:
+        for player in state.to_move:
+            if player in bots:
+                action = bots[player].choose(state.seat(player))
+                out(state.describe(player, action, human))
+                state.apply(player, action)
+                break
+        else:
+            if shown_version != state.version:
+                out(state.game.render(state.view(human)))
+                _list_actions(state, human, out)
+                shown_version = state.version
+            entered = _ask(stdin, out)
+            if entered is None or entered.lower() in QUIT_WORDS:
+                return False
+            if entered.lower() in HELP_WORDS:
+                _list_actions(state, human, out)
+                continue
+            try:
+                state.apply(human, entered)
+            except IllegalAction as error:
+                out(f"Not accepted: {error}")
+    return True
+
+
+def _ask(stdin: TextIO, out: Callable[[str], None]) -> str | None:
+    out("> ")
+    line = stdin.readline()
+    if not line:
+        return None
+    return line.strip() or _ask(stdin, out)
+
+
+def _list_actions(state: State, player: int, out: Callable[[str], None]) -> None:
+    actions = state.legal_actions(player)
+    out(f"Your legal actions ({len(actions)}):")
+    groups: dict[str, list[str]] = {}
+    for action in actions:
+        head, _, rest = action.partition(" ")
+        groups.setdefault(head, []).append(rest)
+    if len(groups) < len(actions) and all(groups.values()):
+        for head, rests in groups.items():
+            out(_wrap(f"{head}: " + ", ".join(rests)))
+    else:
+        out(_wrap("  ".join(actions)))
+
+
+def _wrap(text: str) -> str:
+    return textwrap.fill(
+        text, width=100, initial_indent="  ", subsequent_indent="    ", break_on_hyphens=False
+    )
+
+
+# ---- bench --------------------------------------------------------------------------
+def print_bench(results: list[BenchResult], seconds: float, only: list[str] | None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="machiavel bench: random play on one core")
+    for column in ["game", "players", "games/s", "actions/s", "mean legal_actions"]:
+        table.add_column(column, justify="right" if column != "game" else "left")
+    for r in results:
+        table.add_row(
+            r.game,
+            str(r.players),
+            f"{r.games_per_second:,.1f}",
+            f"{r.actions_per_second:,.0f}",
+            f"{r.mean_legal_microseconds:,.1f} µs",
+        )
+    console = Console()
+    console.print(table)
+    flags = f" --seconds {seconds:g}" + "".join(f" --game {g}" for g in only or [])
+    console.print(f"Reproduce with: machiavel bench{flags}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,450 @@
+"""The game contract: what every game offers and what tools (bots, server, CLI) may rely on.
+
+A *game* (``Game``) is metadata as data plus factories; a *state* (``State``) is a pure,
+deterministic state machine. Players are indices ``0 .. players-1``. Actions are short
+strings. ``to_move`` lists every player who may act now: one for ordinary turns, several
+while players choose simultaneously, the same player across the steps of a multi-step
+turn, another player when an answer is expected (a trade offer), none once the game is
+over. What a player may know is exactly ``view(player)``; a bot gets only a ``Seat``.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+from machiavel.core.errors import CorruptState, IllegalAction, InvalidSetup
+from machiavel.core.rng import Rng, random_seed
+
+if TYPE_CHECKING:
+    from machiavel.bots.base import Bot
+
+JsonDict = dict[str, Any]
+FORMAT = "machiavel/1"
+StateT = TypeVar("StateT", bound="State")
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option: its default and the values it accepts."""
+
+    name: str
+    default: Any
+    description: str
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def validate(self, value: Any) -> Any:
+        if self.choices is not None:
+            if value not in self.choices or type(value) is not type(self.default):
+                allowed = ", ".join(json.dumps(c) for c in self.choices)
+                raise InvalidSetup(
+                    f"option {self.name!r} must be one of {allowed}, not {json.dumps(value)}"
+                )
+            return value
+        if isinstance(self.default, int) and not isinstance(self.default, bool):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise InvalidSetup(f"option {self.name!r} must be a whole number, not {value!r}")
+            if self.minimum is not None and value < self.minimum:
+                raise InvalidSetup(f"option {self.name!r} must be at least {self.minimum}")
+            if self.maximum is not None and value > self.maximum:
+                raise InvalidSetup(f"option {self.name!r} must be at most {self.maximum}")
+        return value
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything needed to start a game; a stored game is its setup plus its actions."""
+
+    game: str
+    players: int
+    seed: int
+    options: Mapping[str, Any] = field(default_factory=dict)
+    position: JsonDict | None = None
+
+    def to_json(self) -> JsonDict:
+        data: JsonDict = {
+            "game": self.game,
+            "players": self.players,
+            "seed": self.seed,
+            "options": dict(self.options),
+        }
+        if self.position is not None:
+            data["position"] = self.position
+        return data
+
+
+class Seat:
+    """One player's information set: all a bot is given.
+
+    It offers what that player may see and do, never the state itself.
+    """
+
+    __slots__ = ("_state", "game", "player")
+
+    def __init__(self, state: State, player: int) -> None:
+        self._state = state
+        self.player = player
+        self.game = state.game.id
+
+    def view(self) -> JsonDict:
+        return self._state.view(self.player)
+
+    def legal_actions(self) -> list[str]:
+        return self._state.legal_actions(self.player)
+
+    def resample(self, rng: Rng) -> State:
+        """A complete state this player cannot tell apart from the true one."""
+        return self._state.resample(self.player, rng)
+
+
+class State(ABC):
+    """A position of a game, with its setup and history. Mutated only through ``apply``."""
+
+    def __init__(self, game: Game, setup: Setup) -> None:
+        self.game = game
+        self.setup = setup
+        self.history: list[tuple[int, str]] = []
+        self._legal_cache: dict[int, list[str]] = {}
+        self._legal_sets: dict[int, frozenset[str]] = {}
+
+    # ---- what each game implements -------------------------------------------------
+    @property
+    @abstractmethod
+    def to_move(self) -> tuple[int, ...]:
+        """Players who may act now; empty once the game is over."""
+
+    @abstractmethod
+    def _legal(self, player: int) -> list[str]:
+        """Legal actions of a player who is in ``to_move``."""
+
+    @abstractmethod
+    def _play(self, player: int, action: str) -> None:
+        """Carry out an action already known to be legal."""
+
+    @abstractmethod
+    def _view(self, player: int | None) -> JsonDict:
+        """The game-specific part of what ``player`` (None: a spectator) may know."""
+
+    @property
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """One number per player."""
+
+    @property
+    @abstractmethod
+    def winners(self) -> tuple[int, ...]:
+        """Winning players once the game is over (several: shared win or draw)."""
+
+    @abstractmethod
+    def _snapshot(self) -> JsonDict:
+        """Every field of the state, randomness included, as JSON-safe data."""
+
+    @abstractmethod
+    def _copy_into(self, other: State) -> None:
+        """Copy the game-specific fields into a fresh instance (used by ``clone``)."""
+
+    def normalize_action(self, action: str) -> str:
+        """The canonical spelling of an action (games may accept variants)."""
+        return " ".join(action.split())
+
+    def explain_illegal(self, player: int, action: str) -> str:
+        """Why an action is refused; games override to say more."""
+        legal = self._legal_list(player)
+        shown = ", ".join(legal[:12]) + (", ..." if len(legal) > 12 else "")
+        return f"{action!r} is not a legal action now; legal actions: {shown}"
+
+    def describe(self, player: int, action: str, viewer: int | None) -> str:
+        """An action of ``player`` (about to be applied) in words, as ``viewer`` may know it.
+
+        The default shows the action itself: games whose actions carry hidden information
+        override it (a Tyrus tile placed face down is only "a tile in your citadel").
+        """
+        return f"player {player}: {action}"
+
+    def resample(self, player: int, rng: Rng) -> State:
+        """A state ``player`` cannot tell apart from this one, hidden things redrawn.
+
+        Games with hidden information override this; a game without any returns a clone.
+        """
+        self._check_player(player)
+        return self.clone()
+
+    # ---- provided by the contract --------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self.setup.players
+
+    @property
+    def version(self) -> int:
+        """Number of actions applied: a stale client's version no longer matches."""
+        return len(self.history)
+
+    @property
+    def is_over(self) -> bool:
+        return not self.to_move
+
+    def legal_actions(self, player: int) -> list[str]:
+        if type(player) is int and player in self.to_move:
+            return list(self._legal_list(player))
+        self._check_player(player)
+        return []
+
+    def apply(self, player: int, action: str) -> None:
+        """Play ``action`` for ``player``; raise ``IllegalAction`` and change nothing if refused."""
+        if type(player) is not int or type(action) is not str or player not in self.to_move:
+            raise IllegalAction(self._why_not_now(player, action))
+        canonical = self.normalize_action(action)
+        if not self._is_legal(player, canonical):
+            raise IllegalAction(self.explain_illegal(player, canonical))
+        self._play(player, canonical)
+        self.history.append((player, canonical))
+        self._legal_cache.clear()
+        self._legal_sets.clear()
+
+    def _why_not_now(self, player: object, action: object) -> str:
+        """Why ``player`` may not act at all now (before looking at the action itself)."""
+        if not isinstance(player, int) or isinstance(player, bool):
+            return f"player must be a player number, not {player!r}"
+        if not 0 <= player < self.players:
+            return (
+                f"there is no player {player} in a {self.players}-player game "
+                f"(players are 0 to {self.players - 1})"
+            )
+        if not isinstance(action, str):
+            return f"an action is a string, not {type(action).__name__}"
+        if self.is_over:
+            return "the game is over: no more actions are accepted"
+        names = ", ".join(str(p) for p in self.to_move)
+        return f"it is not player {player}'s turn (waiting for player {names})"
+
+    def _is_legal(self, player: int, action: str) -> bool:
+        """Whether a canonical action is legal for a player in ``to_move``.
+
+        Exactly ``action in legal_actions(player)``; games may answer faster.
+        """
+        legal = self._legal_sets.get(player)
+        if legal is None:
+            legal = frozenset(self._legal_list(player))
+            self._legal_sets[player] = legal
+        return action in legal
+
+    def view(self, player: int | None) -> JsonDict:
+        """What ``player`` may know (None: a spectator); JSON-safe."""
+        if player is not None:
+            self._check_player(player)
+        data: JsonDict = {
+            "game": self.game.id,
+            "viewer": player,
+            "players": self.players,
+            "version": self.version,
+            "to_move": list(self.to_move),
+            "is_over": self.is_over,
+            "winners": list(self.winners),
+            "scores": list(self.scores),
+        }
+        data.update(self._view(player))
+        return data
+
+    def seat(self, player: int) -> Seat:
+        self._check_player(player)
+        return Seat(self, player)
+
+    def clone(self: StateT) -> StateT:
+        other = self.__class__.__new__(self.__class__)
+        State.__init__(other, self.game, self.setup)
+        other.history = list(self.history)
+        self._copy_into(other)
+        return other
+
+    def to_json(self) -> JsonDict:
+        return {
+            "format": FORMAT,
+            "game": self.game.id,
+            "setup": self.setup.to_json(),
+            "history": [[p, a] for p, a in self.history],
+            "state": self._snapshot(),
+        }
+
+    def _legal_list(self, player: int) -> list[str]:
+        cached = self._legal_cache.get(player)
+        if cached is None:
+            cached = self._legal(player)
+            self._legal_cache[player] = cached
+        return cached
+
+    def _check_player(self, player: int) -> None:
+        if not isinstance(player, int) or isinstance(player, bool):
+            raise InvalidSetup(f"a player is a number, not {player!r}")
+        if not 0 <= player < self.players:
+            raise InvalidSetup(
+                f"there is no player {player} in a {self.players}-player game "
+                f"(players are 0 to {self.players - 1})"
+            )
+
+    def __repr__(self) -> str:
+        return f"<{self.game.id} state, {self.version} actions, to move {self.to_move}>"
+
+
+class Game(ABC):
+    """A game's metadata (as data) and its factories."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    option_specs: ClassVar[tuple[Option, ...]] = ()
+    summary: ClassVar[str] = ""
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """Option names and their defaults."""
+        return {o.name: o.default for o in self.option_specs}
+
+    @abstractmethod
+    def _initial_state(self, setup: Setup) -> State:
+        """The state at the start of a game with this (validated) setup."""
+
+    @abstractmethod
+    def render(self, view: JsonDict) -> str:
+        """A player's (or spectator's) view as text for a terminal."""
+
+    def heuristic_bot(self, seed: int | None) -> Bot:
+        """The game's own heuristic bot; games that have one override this."""
+        from machiavel.bots.random_bot import RandomBot
+
+        return RandomBot(seed)
+
+    def new(
+        self, players: int, seed: int | None = None, options: Mapping[str, Any] | None = None
+    ) -> State:
+        setup = self.make_setup(players, seed, options)
+        return self._initial_state(setup)
+
+    def make_setup(
+        self,
+        players: int,
+        seed: int | None,
+        options: Mapping[str, Any] | None,
+        position: JsonDict | None = None,
+    ) -> Setup:
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise InvalidSetup(f"the number of players must be a whole number, not {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            if self.min_players == self.max_players:
+                allowed = f"exactly {self.min_players}"
+            else:
+                allowed = f"{self.min_players} to {self.max_players}"
+            raise InvalidSetup(f"{self.title} is played by {allowed} players, not {players}")
+        if seed is None:
+            seed = random_seed()
+        elif not isinstance(seed, int) or isinstance(seed, bool):
+            raise InvalidSetup(f"the seed must be a whole number, not {seed!r}")
+        return Setup(self.id, players, seed, self.validate_options(options), position)
+
+    def validate_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        if options is None:
+            options = {}
+        if not isinstance(options, Mapping):
+            raise InvalidSetup(f"options must be a mapping of names to values, not {options!r}")
+        specs = {o.name: o for o in self.option_specs}
+        unknown = sorted(set(options) - set(specs))
+        if unknown:
+            known = ", ".join(sorted(specs)) or "none"
+            raise InvalidSetup(
+                f"{self.title} has no option {', '.join(map(repr, unknown))} (options: {known})"
+            )
+        return {
+            name: spec.validate(options.get(name, spec.default)) for name, spec in specs.items()
+        }
+
+    def state_from_setup(self, setup: Setup) -> State:
+        """Start a game from a stored setup (validated again: stored data may be corrupt)."""
+        checked = self.make_setup(setup.players, setup.seed, setup.options, setup.position)
+        return self._initial_state(checked)
+
+    def replay(self, setup: Setup, actions: Sequence[tuple[int, str]]) -> State:
+        """The state reached by playing ``actions`` from ``setup``; raises on an illegal one."""
+        state = self.state_from_setup(setup)
+        for number, (player, action) in enumerate(actions, start=1):
+            try:
+                state.apply(player, action)
+            except IllegalAction as error:
+                raise CorruptState(
+                    f"action #{number} ({action!r} by player {player}) is illegal: {error}"
+                ) from error
+        return state
+
+    def from_json(self, data: JsonDict | str | bytes) -> State:
+        """Rebuild a state from ``to_json()`` output (a dict or its JSON text).
+
+        The state is replayed from its setup and history, then checked against the stored
+        snapshot, so a corrupt or tampered file is refused rather than half-loaded.
+        """
+        record = _parse_record(data, self.id)
+        setup = _parse_setup(record["setup"], self.id)
+        actions = _parse_history(record.get("history", []))
+        try:
+            state = self.replay(setup, actions)
+        except InvalidSetup as error:
+            raise CorruptState(f"the saved setup is invalid: {error}") from error
+        stored = record.get("state")
+        if stored is not None and stored != state._snapshot():
+            raise CorruptState("the stored state does not match what its setup and history give")
+        return state
+
+    def __repr__(self) -> str:
+        return f"<game {self.id}: {self.title}, {self.min_players}-{self.max_players} players>"
+
+
+def _parse_record(data: JsonDict | str | bytes, game_id: str) -> JsonDict:
+    if isinstance(data, str | bytes):
+        try:
+            data = json.loads(data)
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise CorruptState(f"not valid JSON: {error}") from error
+    if not isinstance(data, dict):
+        raise CorruptState("a saved game is a JSON object")
+    if data.get("format", FORMAT) != FORMAT:
+        raise CorruptState(f"unknown format {data.get('format')!r} (expected {FORMAT!r})")
+    if data.get("game", game_id) != game_id:
+        raise CorruptState(f"this is a saved game of {data.get('game')!r}, not {game_id!r}")
+    if "setup" not in data:
+        raise CorruptState("a saved game needs its 'setup'")
+    return data
+
+
+def _parse_setup(raw: Any, game_id: str) -> Setup:
+    if not isinstance(raw, dict):
+        raise CorruptState("'setup' must be an object")
+    try:
+        players, seed = raw["players"], raw["seed"]
+    except KeyError as error:
+        raise CorruptState(f"'setup' lacks {error.args[0]!r}") from error
+    options = raw.get("options", {})
+    position = raw.get("position")
+    if not isinstance(options, dict) or (position is not None and not isinstance(position, dict)):
+        raise CorruptState("'setup' options and position must be objects")
+    if raw.get("game", game_id) != game_id:
+        raise CorruptState(f"setup is for {raw.get('game')!r}, not {game_id!r}")
+    return Setup(game_id, players, seed, options, position)
+
+
+def _parse_history(raw: Any) -> list[tuple[int, str]]:
+    if not isinstance(raw, list):
+        raise CorruptState("'history' must be a list of [player, action] pairs")
+    actions: list[tuple[int, str]] = []
+    for number, item in enumerate(raw, start=1):
+        if (
+            not isinstance(item, list | tuple)
+            or len(item) != 2
+            or not isinstance(item[0], int)
+            or not isinstance(item[1], str)
+        ):
+            raise CorruptState(f"history entry #{number} is not a [player, action] pair: {item!r}")
+        actions.append((item[0], item[1]))
+    return actions

@@ -1,0 +1,397 @@
+"""Tyrus rules as a pure state machine (rulings T1-T9 of shared/rules/RULINGS.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from machiavel.core.contract import JsonDict, Setup, State
+from machiavel.core.rng import Rng
+
+if TYPE_CHECKING:
+    from machiavel.core.contract import Game
+
+PROFESSIONS = ("S", "M", "P")  # soldiers, merchants, priests (T1)
+PROFESSION_NAMES = {"S": "soldiers", "M": "merchants", "P": "priests"}
+KINDS = ("citadel", "market", "temple")  # T1: each player's three buildings
+ELECTED = {"citadel": "S", "market": "M", "temple": "P"}
+# T5: merchant blocks soldier, soldier blocks priest, priest blocks merchant.
+BLOCKED_BY = {"S": "M", "P": "S", "M": "P"}
+TILES = tuple(f"{p}{v}" for p in PROFESSIONS for v in range(1, 11))  # T1: 30 per player
+TILE_ORDER = {tile: index for index, tile in enumerate(TILES)}
+BUILDINGS = ("citadel", "market", "temple", "rival-citadel", "rival-market", "rival-temple")
+OPENING_HAND = 9  # T2
+TILES_PER_ELECTION = 3  # T4: each player places 3 tiles an election
+ELECTIONS = 9  # T3
+# Every action a tile can take part in, built once: legal_actions is on the hot path.
+ACTIONS_OF_TILE = {tile: tuple(f"{tile} {b}" for b in BUILDINGS) for tile in TILES}
+# action -> (tile, 0 for the mover's own building or 1 for the rival's, kind index)
+ALL_ACTIONS = {
+    f"{tile} {building}": (tile, int(building.startswith("rival-")), index % 3)
+    for tile in TILES
+    for index, building in enumerate(BUILDINGS)
+}
+DECK = tuple(kind for kind in KINDS for _ in range(3))  # T3: 3 cards of each kind
+STREAK_TO_WIN = 3  # T8
+WINS_TO_WIN = 5  # T8
+
+
+def tile_value(tile: str) -> int:
+    return int(tile[1:])
+
+
+def tile_profession(tile: str) -> str:
+    return tile[0]
+
+
+def building_index(owner: int, kind: str) -> int:
+    """Buildings are numbered 0-5: player 0's citadel, market, temple, then player 1's."""
+    return owner * 3 + KINDS.index(kind)
+
+
+def building_owner_kind(index: int) -> tuple[int, str]:
+    return index // 3, KINDS[index % 3]
+
+
+def target_building(mover: int, building: str) -> int:
+    """The absolute building a mover means by ``citadel`` or ``rival-citadel``."""
+    if building.startswith("rival-"):
+        return building_index(1 - mover, building.removeprefix("rival-"))
+    return building_index(mover, building)
+
+
+def sort_tiles(tiles: list[str]) -> list[str]:
+    return sorted(tiles, key=TILE_ORDER.__getitem__)
+
+
+def election_score(player: int, kind: str, placed: list[tuple[int, str]]) -> int:
+    """T5: ``player``'s score in their own building of ``kind``, holding ``placed`` tiles.
+
+    votes = own tiles of the elected profession; blocks = opponent's tiles of the blocking
+    profession; counters = own tiles of the profession that blocks the blocker.
+    """
+    elected = ELECTED[kind]
+    blocker = BLOCKED_BY[elected]
+    counter = BLOCKED_BY[blocker]
+    votes = blocks = counters = 0
+    for owner, tile in placed:
+        profession, value = tile[0], int(tile[1:])
+        if owner == player:
+            if profession == elected:
+                votes += value
+            elif profession == counter:
+                counters += value
+        elif profession == blocker:
+            blocks += value
+    return max(0, votes - max(0, blocks - counters))
+
+
+def decide_winners(results: list[int | None], hands: list[list[str]]) -> tuple[int, ...] | None:
+    """T8: the winners once decided by ``results`` (election winners, None = null), else None.
+
+    Three wins in a row (no null between) or five wins end the game at once; after nine
+    elections, more wins; then the higher total of the tiles left in hand; then a draw.
+    """
+    tail = results[-STREAK_TO_WIN:]
+    if len(tail) == STREAK_TO_WIN and tail[0] is not None and tail.count(tail[0]) == len(tail):
+        return (tail[0],)
+    wins = [results.count(0), results.count(1)]
+    for player in (0, 1):
+        if wins[player] >= WINS_TO_WIN:
+            return (player,)
+    if len(results) < ELECTIONS:
+        return None
+    if wins[0] != wins[1]:
+        return (0,) if wins[0] > wins[1] else (1,)
+    totals = [sum(tile_value(t) for t in hand) for hand in hands]
+    if totals[0] != totals[1]:
+        return (0,) if totals[0] > totals[1] else (1,)
+    return (0, 1)
+
+
+@dataclass
+class ParsedAction:
+    tile: str
+    building: str
+
+
+def parse_action(action: str) -> ParsedAction | str:
+    """The tile and building of an action, or a message saying what is malformed."""
+    parts = action.split()
+    if len(parts) != 2:
+        return (
+            f"{action!r} is not an action: write a tile and a building, "
+            "for example 'M8 rival-citadel'"
+        )
+    tile, building = parts
+    if tile not in TILE_ORDER:
+        return f"{tile!r} is not a tile: tiles are S1..S10, M1..M10 and P1..P10"
+    if building not in BUILDINGS:
+        return f"{building!r} is not a building: choose one of {', '.join(BUILDINGS)}"
+    return ParsedAction(tile, building)
+
+
+class TyrusState(State):
+    """A game of Tyrus. Player 0 and player 1; buildings 0-2 are player 0's."""
+
+    def __init__(self, game: Game, setup: Setup) -> None:
+        super().__init__(game, setup)
+        self.memory_mode = bool(setup.options.get("memory_mode", False))
+        rng = Rng(setup.seed)
+        self.first_player = rng.below(2)  # T2: drawn at random
+        self.reserves: list[list[str]] = []
+        self.hands: list[list[str]] = []
+        for _ in range(2):
+            tiles = list(TILES)
+            rng.shuffle(tiles)  # T2: each player draws 9 tiles at random
+            self.hands.append(sort_tiles(tiles[:OPENING_HAND]))
+            self.reserves.append(tiles[OPENING_HAND:])
+        self.deck = list(DECK)
+        rng.shuffle(self.deck)  # T3: the election deck is shuffled, one card turned an election
+        self.turned = [self.deck.pop()]
+        self.buildings: list[list[tuple[int, str]]] = [[] for _ in range(6)]
+        self.discards: list[list[str]] = [[], []]
+        self.placed = 0
+        self.results: list[int | None] = []
+        self.tallies: list[JsonDict] = []
+        self._winners: tuple[int, ...] = ()
+        self.rng = rng
+        self._to_move = self._next_to_move()
+
+    # ---- turn order -----------------------------------------------------------------
+    @property
+    def election(self) -> int:
+        """The number (1-9) of the election being held or last held."""
+        return len(self.turned)
+
+    @property
+    def election_kind(self) -> str:
+        return self.turned[-1]
+
+    def election_first_player(self) -> int:
+        """T2: the first player starts the odd elections, the other the even ones."""
+        return self.first_player if self.election % 2 == 1 else 1 - self.first_player
+
+    @property
+    def to_move(self) -> tuple[int, ...]:
+        return self._to_move
+
+    def _next_to_move(self) -> tuple[int, ...]:
+        if self._winners:
+            return ()
+        # T4: players alternate, starting with this election's first player.
+        return ((self.election_first_player() + self.placed) % 2,)
+
+    # ---- actions --------------------------------------------------------------------
+    def normalize_action(self, action: str) -> str:
+        if action in ALL_ACTIONS:
+            return action
+        parts = action.split()
+        if len(parts) == 2:
+            return f"{parts[0].upper()} {parts[1].lower()}"
+        return " ".join(parts)
+
+    def _legal(self, player: int) -> list[str]:
+        return [action for tile in self.hands[player] for action in ACTIONS_OF_TILE[tile]]
+
+    def _is_legal(self, player: int, action: str) -> bool:
+        parts = ALL_ACTIONS.get(action)
+        return parts is not None and parts[0] in self.hands[player]
+
+    def explain_illegal(self, player: int, action: str) -> str:
+        parsed = parse_action(action)
+        if isinstance(parsed, str):
+            return parsed
+        hand = ", ".join(self.hands[player])
+        return f"you do not hold {parsed.tile} (your hand: {hand})"
+
+    def describe(self, player: int, action: str, viewer: int | None) -> str:
+        """T9: the tile of a placement is seen only by its owner; the building by all."""
+        tile, building = action.split()
+        owner, kind = building_owner_kind(target_building(player, building))
+        where = "their own" if owner == player else f"player {owner}'s"
+        if viewer is not None and owner == viewer and owner != player:
+            where = "your"
+        shown = tile if viewer == player else "a tile"
+        return f"player {player} placed {shown} in {where} {kind}"
+
+    def _play(self, player: int, action: str) -> None:
+        tile, rival, kind_index = ALL_ACTIONS[action]
+        self.hands[player].remove(tile)
+        self.buildings[(player ^ rival) * 3 + kind_index].append((player, tile))
+        self.placed += 1
+        if self.placed == 2 * TILES_PER_ELECTION:
+            self._hold_election()
+        self._to_move = self._next_to_move()
+
+    def _hold_election(self) -> None:
+        kind = self.election_kind
+        indices = [building_index(0, kind), building_index(1, kind)]
+        scores = [election_score(p, kind, self.buildings[indices[p]]) for p in (0, 1)]
+        winner = None if scores[0] == scores[1] else (0 if scores[0] > scores[1] else 1)  # T6
+        revealed = [
+            {"player": owner, "building_of": building_owner_kind(index)[0], "tile": tile}
+            for index in indices
+            for owner, tile in self.buildings[index]
+        ]
+        self.tallies.append(
+            {
+                "election": self.election,
+                "kind": kind,
+                "tiles": revealed,
+                "scores": scores,
+                "winner": winner,
+            }
+        )
+        self.results.append(winner)
+        for index in indices:  # T7: revealed, then discarded; the other buildings keep theirs
+            for owner, tile in self.buildings[index]:
+                self.discards[owner].append(tile)
+            self.buildings[index] = []
+        decided = decide_winners(self.results, self.hands)
+        if decided is not None:
+            self._winners = decided
+            return
+        for player in (0, 1):  # T7: draw 3 while the reserve lasts
+            reserve = self.reserves[player]
+            drawn = [reserve.pop() for _ in range(min(TILES_PER_ELECTION, len(reserve)))]
+            self.hands[player] = sort_tiles(self.hands[player] + drawn)
+        self.turned.append(self.deck.pop())
+        self.placed = 0
+
+    # ---- results --------------------------------------------------------------------
+    @property
+    def scores(self) -> list[float]:
+        """Elections won by each player."""
+        return [float(self.results.count(p)) for p in (0, 1)]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self._winners
+
+    # ---- views (T9) -----------------------------------------------------------------
+    def _view(self, player: int | None) -> JsonDict:
+        remaining = {kind: self.deck.count(kind) for kind in KINDS}  # T3: public counts
+        view: JsonDict = {
+            "first_player": self.first_player,
+            "election": self.election,
+            "election_kind": self.election_kind,
+            "election_first_player": self.election_first_player(),
+            "placed_this_election": self.placed,
+            "cards_turned": list(self.turned),
+            "cards_remaining": remaining,
+            "results": [
+                {"election": number, "kind": kind, "winner": winner}
+                for number, (kind, winner) in enumerate(
+                    zip(self.turned, self.results, strict=False), start=1
+                )
+            ],
+            "elections_won": [self.results.count(0), self.results.count(1)],
+            "buildings": [self._building_view(index, player) for index in range(6)],
+            "hand": list(self.hands[player]) if player is not None else None,
+            "hand_counts": [len(hand) for hand in self.hands],
+            "reserve_counts": [len(reserve) for reserve in self.reserves],
+            "discard_counts": [len(pile) for pile in self.discards],
+            "tallies": self._visible_tallies(),
+            "memory_mode": self.memory_mode,
+        }
+        if self._winners:  # T8: the tiles left in hand decide a tie, so they are shown
+            view["final_hands"] = [list(hand) for hand in self.hands]
+        return view
+
+    def _building_view(self, index: int, viewer: int | None) -> JsonDict:
+        owner, kind = building_owner_kind(index)
+        return {
+            "owner": owner,
+            "kind": kind,
+            "tiles": [
+                {"player": placer, "tile": tile if placer == viewer else None}
+                for placer, tile in self.buildings[index]
+            ],
+        }
+
+    def _visible_tallies(self) -> list[JsonDict]:
+        tallies = self.tallies[-1:] if self.memory_mode else self.tallies  # T9 memory_mode
+        return [_copy_tally(t) for t in tallies]
+
+    # ---- persistence ----------------------------------------------------------------
+    def _snapshot(self) -> JsonDict:
+        return {
+            "first_player": self.first_player,
+            "reserves": [list(r) for r in self.reserves],
+            "hands": [list(h) for h in self.hands],
+            "deck": list(self.deck),
+            "turned": list(self.turned),
+            "buildings": [[[p, t] for p, t in b] for b in self.buildings],
+            "discards": [list(d) for d in self.discards],
+            "placed": self.placed,
+            "results": list(self.results),
+            "tallies": [_copy_tally(t) for t in self.tallies],
+            "winners": list(self._winners),
+            "rng": self.rng.state,
+        }
+
+    def _copy_into(self, other: State) -> None:
+        assert isinstance(other, TyrusState)
+        other.memory_mode = self.memory_mode
+        other.first_player = self.first_player
+        other.reserves = [list(r) for r in self.reserves]
+        other.hands = [list(h) for h in self.hands]
+        other.deck = list(self.deck)
+        other.turned = list(self.turned)
+        other.buildings = [list(b) for b in self.buildings]
+        other.discards = [list(d) for d in self.discards]
+        other.placed = self.placed
+        other.results = list(self.results)
+        other.tallies = list(self.tallies)  # tallies are never mutated once written
+        other._winners = self._winners
+        other.rng = self.rng.clone()
+        other._to_move = self._to_move
+
+    # ---- determinization ------------------------------------------------------------
+    def resample(self, player: int, rng: Rng) -> TyrusState:
+        """A world ``player`` cannot tell from this one (T9).
+
+        The opponent's unseen tiles (hand, reserve, hidden placements) are dealt again at
+        random among the tiles the opponent has not shown, keeping every count; the
+        election deck's order is shuffled (only its counts are known). Tiles revealed by a
+        tally are known even where ``memory_mode`` hides the old tallies from the view,
+        since the player saw them.
+        """
+        self._check_player(player)
+        world = self.clone()
+        opponent = 1 - player
+        hidden_slots: list[tuple[int, int]] = [
+            (index, position)
+            for index, building in enumerate(world.buildings)
+            for position, (owner, _) in enumerate(building)
+            if owner == opponent
+        ]
+        unseen = [world.buildings[i][j][1] for i, j in hidden_slots]
+        unseen += world.hands[opponent] + world.reserves[opponent]
+        # Sorted first, so the draw depends only on what the player knows, not on where
+        # the true tiles happened to be.
+        unseen = sort_tiles(unseen)
+        rng.shuffle(unseen)
+        for index, position in hidden_slots:
+            world.buildings[index][position] = (opponent, unseen.pop())
+        hand_size = len(world.hands[opponent])
+        world.hands[opponent] = sort_tiles(unseen[:hand_size])
+        world.reserves[opponent] = unseen[hand_size:]
+        world.reserves[player] = sort_tiles(world.reserves[player])
+        rng.shuffle(world.reserves[player])  # the order of one's own reserve is unknown too
+        world.deck.sort()
+        rng.shuffle(world.deck)
+        world.rng = rng.fork()
+        world._to_move = world._next_to_move()
+        return world
+
+
+def _copy_tally(tally: JsonDict) -> JsonDict:
+    return {
+        "election": tally["election"],
+        "kind": tally["kind"],
+        "tiles": [dict(t) for t in tally["tiles"]],
+        "scores": list(tally["scores"]),
+        "winner": tally["winner"],
+    }

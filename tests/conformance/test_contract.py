@@ -1,0 +1,197 @@
+"""The conformance suite: every registered game must pass it, for every player count."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import machiavel
+from machiavel.core.contract import Game, State
+from machiavel.core.playout import random_playout, random_step
+from machiavel.core.rng import Rng
+
+SETUPS = [
+    (game_id, players)
+    for game_id in machiavel.games()
+    for players in range(
+        machiavel.game(game_id).min_players, machiavel.game(game_id).max_players + 1
+    )
+]
+GAME_IDS = list(machiavel.games())
+seeds = st.integers(min_value=0, max_value=2**48)
+
+
+def _play_partly(game: Game, players: int, seed: int, fraction: float) -> State:
+    """A state part-way through a random game (deterministic in the seed)."""
+    full = game.new(players, seed=seed)
+    total = random_playout(full, Rng(seed + 1))
+    state = game.new(players, seed=seed)
+    rng = Rng(seed + 1)
+    for _ in range(int(total * fraction)):
+        random_step(state, rng)
+    return state
+
+
+def test_registry_lists_every_game() -> None:
+    assert set(GAME_IDS) >= {"tyrus"}
+    for game_id in GAME_IDS:
+        spec = machiavel.game(game_id)
+        assert spec.id == game_id
+        assert spec.title and spec.summary
+        assert 1 <= spec.min_players <= spec.max_players
+        json.dumps(spec.options)
+
+
+def test_unknown_game_is_refused_clearly() -> None:
+    with pytest.raises(machiavel.UnknownGame, match="known games"):
+        machiavel.game("chess")
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_bad_setups_are_refused(game_id: str) -> None:
+    spec = machiavel.game(game_id)
+    with pytest.raises(machiavel.InvalidSetup, match="players"):
+        spec.new(spec.max_players + 1, seed=1)
+    with pytest.raises(machiavel.InvalidSetup, match="players"):
+        spec.new(spec.min_players - 1, seed=1)
+    with pytest.raises(machiavel.InvalidSetup, match="no option"):
+        spec.new(spec.min_players, seed=1, options={"no_such_option": 1})
+    with pytest.raises(machiavel.InvalidSetup, match="seed"):
+        spec.new(spec.min_players, seed="abc")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("game_id", "players"), SETUPS)
+@settings(max_examples=5)
+@given(seed=seeds)
+def test_same_seed_and_actions_give_the_same_game(game_id: str, players: int, seed: int) -> None:
+    spec = machiavel.game(game_id)
+    first, second = spec.new(players, seed=seed), spec.new(players, seed=seed)
+    random_playout(first, Rng(seed))
+    random_playout(second, Rng(seed))
+    assert first.to_json() == second.to_json()
+    replayed = spec.replay(first.setup, first.history)
+    assert replayed.to_json() == first.to_json()
+
+
+@pytest.mark.parametrize(("game_id", "players"), SETUPS)
+@settings(max_examples=5)
+@given(seed=seeds)
+def test_finished_games_have_results(game_id: str, players: int, seed: int) -> None:
+    state = machiavel.game(game_id).new(players, seed=seed)
+    random_playout(state, Rng(seed))
+    assert state.is_over and state.to_move == ()
+    assert len(state.scores) == players
+    assert set(state.winners) <= set(range(players)) and state.winners
+    for player in range(players):
+        assert state.legal_actions(player) == []
+    with pytest.raises(machiavel.IllegalAction, match="over"):
+        state.apply(0, "anything")
+
+
+@pytest.mark.parametrize(("game_id", "players"), SETUPS)
+@settings(max_examples=8)
+@given(seed=seeds, fraction=st.floats(0, 0.95))
+def test_mid_game_contract(game_id: str, players: int, seed: int, fraction: float) -> None:
+    spec = machiavel.game(game_id)
+    state = _play_partly(spec, players, seed, fraction)
+    before = state.to_json()
+    assert state.to_move, "a game part-way through has someone to move"
+    assert not state.winners
+    # every listed action is accepted
+    for player in state.to_move:
+        for action in state.legal_actions(player):
+            trial = state.clone()
+            trial.apply(player, action)
+            assert trial.version == state.version + 1
+    # players not to move have nothing to play and are refused
+    for player in set(range(players)) - set(state.to_move):
+        assert state.legal_actions(player) == []
+        with pytest.raises(machiavel.IllegalAction, match="turn"):
+            state.apply(player, "anything")
+    # malformed and illegal actions are refused and change nothing
+    mover = state.to_move[0]
+    for bad in ["", "   ", "no such action", "\x00", "9" * 500]:
+        with pytest.raises(machiavel.IllegalAction):
+            state.apply(mover, bad)
+    for bad_input in [None, 3, ["x"]]:
+        with pytest.raises(machiavel.IllegalAction):
+            state.apply(mover, bad_input)  # type: ignore[arg-type]
+    with pytest.raises(machiavel.IllegalAction):
+        state.apply(players, state.legal_actions(mover)[0])
+    assert state.to_json() == before
+    # serialization round trips, through JSON text too
+    text = json.dumps(before)
+    assert spec.from_json(text).to_json() == before
+    assert spec.from_json(json.loads(text)).to_json() == before
+    assert spec.replay(state.setup, state.history).to_json() == before
+    # views are JSON-safe and a clone is independent
+    for viewer in [None, *range(players)]:
+        json.dumps(state.view(viewer))
+    clone = state.clone()
+    random_step(clone, Rng(seed))
+    assert state.to_json() == before
+    # a seat offers exactly its player's view and actions
+    seat = state.seat(mover)
+    assert seat.player == mover and seat.game == game_id
+    assert seat.view() == state.view(mover)
+    assert seat.legal_actions() == state.legal_actions(mover)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_corrupt_saves_are_refused(game_id: str) -> None:
+    spec = machiavel.game(game_id)
+    state = spec.new(spec.min_players, seed=7)
+    for _ in range(5):
+        random_step(state, Rng(3))
+    good = state.to_json()
+    corrupt_cases: list[object] = [
+        "{not json",
+        "[]",
+        {**good, "format": "other/9"},
+        {**good, "game": "not-this-game" if game_id != "x" else "y"},
+        {k: v for k, v in good.items() if k != "setup"},
+        {**good, "history": "oops"},
+        {**good, "history": [[0]]},
+        {**good, "history": [*good["history"], [0, "no such action"]]},
+        {**good, "setup": {**good["setup"], "players": 99}},
+        {**good, "state": {**good["state"], "tampered": True}},
+    ]
+    for data in corrupt_cases:
+        with pytest.raises(machiavel.CorruptState):
+            spec.from_json(data)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_bots_choose_legal_actions_and_are_deterministic(game_id: str) -> None:
+    spec = machiavel.game(game_id)
+    for name in ["random", "heuristic"]:
+        logs = []
+        for _ in range(2):
+            state = spec.new(spec.min_players, seed=11)
+            bots = [machiavel.bot(name, seed=p) for p in range(spec.min_players)]
+            steps = 0
+            while not state.is_over and steps < 60:
+                player = state.to_move[0]
+                action = bots[player].choose(state.seat(player))
+                assert action in state.legal_actions(player)
+                state.apply(player, action)
+                steps += 1
+            logs.append(state.history)
+        assert logs[0] == logs[1]
+
+
+def test_unknown_bot_is_refused() -> None:
+    with pytest.raises(machiavel.UnknownBot, match="known bots"):
+        machiavel.bot("grandmaster")
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_render_shows_every_view(game_id: str) -> None:
+    spec = machiavel.game(game_id)
+    state = spec.new(spec.min_players, seed=5)
+    for viewer in [None, *range(spec.min_players)]:
+        text = spec.render(state.view(viewer))
+        assert isinstance(text, str) and text.strip()
