@@ -360,6 +360,8 @@ class TyrusState(State):
         """
         self._check_player(player)
         world = self.clone()
+        if self.is_over:  # the final hands are shown: nothing is hidden any more
+            return world
         opponent = 1 - player
         hidden_slots: list[tuple[int, int]] = [
             (index, position)
