@@ -18,7 +18,7 @@ def test_games_lists_ids_and_game_returns_specs() -> None:
 
 def test_options_are_validated_with_clear_messages() -> None:
     spec = machiavel.game("tyrus")
-    with pytest.raises(machiavel.InvalidSetup, match="memory_mode.*one of false, true"):
+    with pytest.raises(machiavel.InvalidSetup, match=r"memory_mode.*one of false, true"):
         spec.new(2, seed=1, options={"memory_mode": "yes"})
     with pytest.raises(machiavel.InvalidSetup, match="mapping"):
         spec.new(2, seed=1, options=["memory_mode"])  # type: ignore[arg-type]
