@@ -39,7 +39,7 @@ class PlaysFirstLegal(io.StringIO):
         super().__init__()
         self.out = out
 
-    def readline(self, size: int | None = -1) -> str:
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
         screen = self.out.getvalue()
         listing = screen[screen.rindex("Your legal actions") :].splitlines()[1].strip()
         head, _, rests = listing.partition(": ")

@@ -19,6 +19,7 @@ class BenchResult:
     seconds: float
     legal_calls: int
     legal_seconds: float
+    ismcts_per_second: float = 0.0
 
     @property
     def games_per_second(self) -> float:
@@ -63,5 +64,21 @@ def bench_game(game_id: str, players: int | None, seconds: float, seed: int = 1)
     return BenchResult(game_id, count, finished, actions, elapsed, legal_calls, legal_seconds)
 
 
+def bench_ismcts(game_id: str, seconds: float, seed: int = 1) -> float:
+    """ISMCTS iterations per second (random rollouts) from the opening of a game."""
+    from machiavel.bots.ismcts import IsmctsBot
+
+    spec = game(game_id)
+    state = spec.new(default_players(spec), seed=seed)
+    searcher = IsmctsBot(seed, seconds=seconds)
+    _, stats = searcher.search(state.seat(state.to_move[0]), seed)
+    return stats.iterations / stats.seconds
+
+
 def bench_all(seconds: float, only: list[str] | None = None) -> list[BenchResult]:
-    return [bench_game(game_id, None, seconds) for game_id in (only or list(games()))]
+    results = []
+    for game_id in only or list(games()):
+        result = bench_game(game_id, None, seconds)
+        result.ismcts_per_second = bench_ismcts(game_id, min(seconds, 2.0))
+        results.append(result)
+    return results

@@ -7,6 +7,7 @@ import json
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 from machiavel.benchmark import BenchResult, bench_all
@@ -55,6 +56,20 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--seconds", type=float, default=3.0, help="time per game (default 3)")
     bench.add_argument("--game", action="append", help="only this game (repeatable)")
 
+    arena = commands.add_parser("arena", help="bots play matches; win rates and Elo ratings")
+    arena.add_argument("--game", required=True, help=f"one of: {', '.join(games())}")
+    arena.add_argument(
+        "--bots", required=True, help="comma-separated bots, e.g. hard,medium,random"
+    )
+    arena.add_argument("--games", type=int, default=100, help="games per pairing (default 100)")
+    arena.add_argument("--players", type=int, help="number of players (default: the minimum)")
+    arena.add_argument("--jobs", type=int, default=1, help="processes to spread games over")
+    arena.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    arena.add_argument("--out", help="write PATH.json and PATH.png with the results")
+    arena.add_argument(
+        "--option", type=parse_option, action="append", default=[], metavar="NAME=VALUE"
+    )
+
     commands.add_parser("games", help="list the games")
     return parser
 
@@ -70,6 +85,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "bench":
             print_bench(bench_all(args.seconds, args.game), args.seconds, args.game)
             return 0
+        if args.command == "arena":
+            return arena(args)
         for game_id in games():
             spec = game(game_id)
             print(f"{game_id:<8} {spec.title}, {spec.min_players}-{spec.max_players} players")
@@ -170,13 +187,68 @@ def _wrap(text: str) -> str:
     )
 
 
+# ---- arena --------------------------------------------------------------------------
+def arena(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from machiavel.bots.arena import run_arena, save_chart, tasks
+
+    names = [name.strip() for name in args.bots.split(",") if name.strip()]
+    if len(names) < 2:
+        raise IllegalAction("--bots needs at least two bots, e.g. --bots hard,random")
+    if args.games < 1:
+        raise IllegalAction("--games must be at least 1")
+    spec = game(args.game)
+    players = args.players if args.players is not None else spec.min_players
+    options = dict(args.option)
+    total = sum(1 for _ in tasks(args.game, names, args.games, players, args.seed, options))
+    with Progress() as progress:
+        bar = progress.add_task(f"{args.game}: {total} games", total=total)
+        report = run_arena(
+            args.game,
+            names,
+            args.games,
+            players,
+            args.jobs,
+            args.seed,
+            options,
+            lambda _: progress.advance(bar),
+        )
+    table = Table(title=f"arena: {spec.title}, {players} players, {args.games} games per pairing")
+    for column in ["pairing", "games", "win rate", "95% interval", "fair share"]:
+        table.add_column(column)
+    for p in report.pairings:
+        seats = "one seat vs the others" if players > 2 else "head to head"
+        table.add_row(
+            f"{p.focus} vs {p.field} ({seats})",
+            str(p.games),
+            f"{p.win_rate:.1%}",
+            f"{p.low:.1%} - {p.high:.1%}",
+            f"{p.fair_share:.0%}",
+        )
+    console = Console()
+    console.print(table)
+    console.print(
+        "Elo: "
+        + ", ".join(f"{n} {r:.0f}" for n, r in sorted(report.elo.items(), key=lambda x: -x[1]))
+    )
+    if args.out:
+        base = args.out.removesuffix(".json")
+        Path(f"{base}.json").write_text(json.dumps(report.to_json(), indent=1), encoding="utf-8")
+        save_chart(report, f"{base}.png")
+        console.print(f"Wrote {base}.json and {base}.png")
+    return 0
+
+
 # ---- bench --------------------------------------------------------------------------
 def print_bench(results: list[BenchResult], seconds: float, only: list[str] | None) -> None:
     from rich.console import Console
     from rich.table import Table
 
     table = Table(title="machiavel bench: random play on one core")
-    for column in ["game", "players", "games/s", "actions/s", "mean legal_actions"]:
+    for column in ["game", "players", "games/s", "actions/s", "mean legal_actions", "ISMCTS it/s"]:
         table.add_column(column, justify="right" if column != "game" else "left")
     for r in results:
         table.add_row(
@@ -185,6 +257,7 @@ def print_bench(results: list[BenchResult], seconds: float, only: list[str] | No
             f"{r.games_per_second:,.1f}",
             f"{r.actions_per_second:,.0f}",
             f"{r.mean_legal_microseconds:,.1f} µs",
+            f"{r.ismcts_per_second:,.0f}",
         )
     console = Console()
     console.print(table)

@@ -1,0 +1,235 @@
+"""The arena: bots play matches with seats rotated; win rates with confidence, Elo ratings.
+
+For two-player games each pairing is a straight match. For more players, a pairing
+``X vs Y`` seats one X among ``players - 1`` copies of Y (the seat of X rotates), which is
+how strength targets are stated ("hard in one seat against three random bots"); a fair
+share of wins is then ``1 / players``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from multiprocessing import get_context
+from typing import Any
+
+from machiavel.bots import bot_from_spec
+from machiavel.core.registry import game
+
+Z_95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class GameTask:
+    game: str
+    players: int
+    focus: str
+    field: str
+    focus_seat: int
+    seed: int
+    options: Mapping[str, Any]
+
+
+@dataclass
+class GameOutcome:
+    focus: str
+    field: str
+    focus_seat: int
+    seed: int
+    winners: list[int]
+    share: float  # the focus bot's share of the win
+    actions: int
+
+
+@dataclass
+class PairingResult:
+    focus: str
+    field: str
+    games: int
+    points: float
+    fair_share: float
+    low: float = 0.0
+    high: float = 0.0
+
+    @property
+    def win_rate(self) -> float:
+        return self.points / self.games if self.games else 0.0
+
+
+@dataclass
+class ArenaReport:
+    game: str
+    players: int
+    games_per_pairing: int
+    pairings: list[PairingResult]
+    elo: dict[str, float]
+    outcomes: list[GameOutcome] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "players": self.players,
+            "games_per_pairing": self.games_per_pairing,
+            "pairings": [
+                {**asdict(p), "win_rate": p.win_rate, "ci95": [p.low, p.high]}
+                for p in self.pairings
+            ],
+            "elo": self.elo,
+            "games": [asdict(o) for o in self.outcomes],
+        }
+
+
+def play_one(task: GameTask) -> GameOutcome:
+    """One game: the focus bot in its seat, the field bot everywhere else."""
+    state = game(task.game).new(task.players, seed=task.seed, options=dict(task.options))
+    bots = {
+        seat: bot_from_spec(
+            task.focus if seat == task.focus_seat else task.field, seed=task.seed + seat
+        )
+        for seat in range(task.players)
+    }
+    while not state.is_over:
+        player = state.to_move[0]
+        state.apply(player, bots[player].choose(state.seat(player)))
+    winners = list(state.winners)
+    share = 1.0 / len(winners) if task.focus_seat in winners else 0.0
+    for player_bot in bots.values():
+        close = getattr(player_bot, "close", None)
+        if callable(close):
+            close()
+    return GameOutcome(
+        task.focus, task.field, task.focus_seat, task.seed, winners, share, len(state.history)
+    )
+
+
+def wilson_interval(points: float, games: int) -> tuple[float, float]:
+    """95% Wilson score interval of a win rate (shared wins count as fractions)."""
+    if games == 0:
+        return 0.0, 1.0
+    rate = points / games
+    denominator = 1 + Z_95**2 / games
+    centre = (rate + Z_95**2 / (2 * games)) / denominator
+    spread = Z_95 * math.sqrt(rate * (1 - rate) / games + Z_95**2 / (4 * games**2)) / denominator
+    return max(0.0, centre - spread), min(1.0, centre + spread)
+
+
+def pairwise_score(share: float, players: int) -> float:
+    """The focus bot's score against one typical field bot, from its share of the win."""
+    if players == 2:
+        return share
+    field_share = (1 - share) / (players - 1)
+    total = share + field_share
+    return 0.5 if total == 0 else share / total
+
+
+def fit_elo(outcomes: list[GameOutcome], players: int, iterations: int = 3000) -> dict[str, float]:
+    """Bradley-Terry ratings on the Elo scale (mean 1500), fitted by gradient ascent."""
+    names = sorted({o.focus for o in outcomes} | {o.field for o in outcomes})
+    ratings = dict.fromkeys(names, 0.0)
+    if len(names) < 2:
+        return dict.fromkeys(names, 1500.0)
+    pairs = [(o.focus, o.field, pairwise_score(o.share, players)) for o in outcomes]
+    rate = 4.0 / max(1, len(pairs))
+    for _ in range(iterations):
+        gradient = dict.fromkeys(names, 0.0)
+        for a, b, score in pairs:
+            expected = 1 / (1 + math.exp(ratings[b] - ratings[a]))
+            gradient[a] += score - expected
+            gradient[b] -= score - expected
+        for name in names:
+            # a weak prior keeps a bot that always wins (or loses) finite
+            ratings[name] += rate * (gradient[name] - 0.01 * ratings[name])
+    mean = sum(ratings.values()) / len(ratings)
+    scale = 400 / math.log(10)
+    return {name: round(1500 + scale * (r - mean), 1) for name, r in ratings.items()}
+
+
+def tasks(
+    game_id: str,
+    bot_names: list[str],
+    games: int,
+    players: int,
+    seed: int,
+    options: Mapping[str, Any],
+) -> Iterator[GameTask]:
+    for focus, field_bot in itertools.combinations(bot_names, 2):
+        for number in range(games):
+            yield GameTask(
+                game_id, players, focus, field_bot, number % players, seed + number, options
+            )
+
+
+def run_arena(
+    game_id: str,
+    bot_names: list[str],
+    games: int,
+    players: int | None = None,
+    jobs: int = 1,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    on_progress: Callable[[GameOutcome], None] | None = None,
+) -> ArenaReport:
+    spec = game(game_id)
+    count = spec.min_players if players is None else players
+    spec.make_setup(count, seed, options)  # refuse a bad setup before playing anything
+    for name in bot_names:
+        bot_from_spec(name, seed=0)  # refuse an unknown bot before playing anything
+    todo = list(tasks(game_id, bot_names, games, count, seed, options or {}))
+    outcomes: list[GameOutcome] = []
+    if jobs <= 1:
+        for task in todo:
+            outcomes.append(play_one(task))
+            if on_progress:
+                on_progress(outcomes[-1])
+    else:
+        with ProcessPoolExecutor(jobs, mp_context=get_context("fork")) as pool:
+            for outcome in pool.map(play_one, todo):
+                outcomes.append(outcome)
+                if on_progress:
+                    on_progress(outcome)
+    return summarize(game_id, count, games, outcomes)
+
+
+def summarize(game_id: str, players: int, games: int, outcomes: list[GameOutcome]) -> ArenaReport:
+    pairings: dict[tuple[str, str], PairingResult] = {}
+    for outcome in outcomes:
+        key = (outcome.focus, outcome.field)
+        result = pairings.setdefault(key, PairingResult(key[0], key[1], 0, 0.0, 1 / players))
+        result.games += 1
+        result.points += outcome.share
+    for result in pairings.values():
+        result.low, result.high = wilson_interval(result.points, result.games)
+    return ArenaReport(
+        game_id, players, games, list(pairings.values()), fit_elo(outcomes, players), outcomes
+    )
+
+
+def save_chart(report: ArenaReport, path: str) -> None:
+    """A PNG: each pairing's win rate with its 95% interval, and the fair share."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels = [f"{p.focus} vs {p.field}" for p in report.pairings]
+    rates = [p.win_rate for p in report.pairings]
+    errors = [
+        [r - p.low for r, p in zip(rates, report.pairings, strict=True)],
+        [p.high - r for r, p in zip(rates, report.pairings, strict=True)],
+    ]
+    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    left.barh(labels, rates, xerr=errors, color="#4477aa", capsize=4)
+    left.axvline(1 / report.players, color="#cc6677", linestyle="--", label="fair share")
+    left.set_xlim(0, 1)
+    left.set_xlabel("win rate of the first bot (95% interval)")
+    left.legend()
+    names = sorted(report.elo, key=report.elo.__getitem__)
+    right.barh(names, [report.elo[n] - 1500 for n in names], left=1500, color="#228833")
+    right.set_xlabel("Elo")
+    figure.suptitle(f"machiavel arena: {report.game}, {report.players} players")
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)

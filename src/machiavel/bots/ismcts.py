@@ -1,0 +1,250 @@
+"""Information-set Monte Carlo tree search, for every game, through the contract only.
+
+Each iteration draws a world the bot cannot tell apart from the true one
+(``seat.resample``), walks the tree with UCB among the actions available in that world
+(availability counts, as in single-observer ISMCTS), adds one node, plays the rest of the
+game out, and credits every player on the path with their share of the win. One tree
+serves every player: each node holds the reward of the player who chose it, so each
+player maximises their own result, for any number of players. Simultaneous choices are
+taken one player at a time in a random order; multi-step turns are just successive
+nodes of the same player. Progressive widening keeps nodes with hundreds of actions
+(Djambi corpse placements, Tyros trades) from spreading the budget thin.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+
+from machiavel.bots.base import Bot
+from machiavel.bots.random_bot import RandomBot
+from machiavel.core.contract import Seat, State
+from machiavel.core.errors import IllegalAction
+from machiavel.core.registry import game
+from machiavel.core.rng import Rng, random_seed
+
+ROLLOUT_POLICIES = ("random", "heuristic")
+MAX_ROLLOUT_ACTIONS = 20_000
+
+
+@dataclass
+class Node:
+    player: int  # who chose the action leading here (-1 at the root)
+    action: str
+    visits: int = 0
+    available: int = 0
+    reward: float = 0.0
+    children: dict[tuple[int, str], Node] = field(default_factory=dict)
+
+    def ucb(self, exploration: float) -> float:
+        mean = self.reward / self.visits
+        return mean + exploration * math.sqrt(math.log(max(self.available, 1)) / self.visits)
+
+
+@dataclass
+class SearchStats:
+    iterations: int = 0
+    seconds: float = 0.0
+
+
+def win_shares(state: State) -> list[float]:
+    """Each player's reward at the end of a play-out: an equal share of the win."""
+    rewards = [0.0] * state.players
+    winners = state.winners
+    for player in winners:
+        rewards[player] = 1.0 / len(winners)
+    return rewards
+
+
+class IsmctsBot:
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        rollout: str = "random",
+        exploration: float = 0.7,
+        widening: float = 3.0,
+        jobs: int = 1,
+    ) -> None:
+        if iterations is None and seconds is None:
+            iterations = 1000
+        if rollout not in ROLLOUT_POLICIES:
+            raise ValueError(
+                f"rollout must be one of {', '.join(ROLLOUT_POLICIES)}, not {rollout!r}"
+            )
+        if jobs < 1:
+            raise ValueError("jobs must be at least 1")
+        self.seed = random_seed() if seed is None else seed
+        self.rng = Rng(self.seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.rollout = rollout
+        self.exploration = exploration
+        self.widening = widening
+        self.jobs = jobs
+        self.last = SearchStats()
+        self._pool: ProcessPoolExecutor | None = None
+        self._rollout_bots: dict[str, Bot] = {}
+
+    # ---- the public move ------------------------------------------------------------
+    def choose(self, seat: Seat) -> str:
+        legal = seat.legal_actions()
+        if not legal:
+            raise IllegalAction(f"player {seat.player} has nothing to play now")
+        if len(legal) == 1:
+            return legal[0]
+        seeds = [self.rng.next_u64() for _ in range(self.jobs)]
+        if self.jobs == 1:
+            visits, stats = self.search(seat, seeds[0])
+        else:
+            visits, stats = self._parallel_search(seat, seeds)
+        self.last = stats
+        # The most visited action; ties broken by the legal order, so results reproduce.
+        return max(legal, key=lambda action: visits.get(action, 0))
+
+    def search(self, seat: Seat, seed: int) -> tuple[dict[str, int], SearchStats]:
+        """Run one tree; return the visits of the root player's actions."""
+        rng = Rng(seed)
+        root = Node(-1, "")
+        start = time.perf_counter()
+        deadline = None if self.seconds is None else start + self.seconds
+        done = 0
+        while True:
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
+                break
+            self._iterate(seat, root, rng)
+            done += 1
+        visits = {
+            action: child.visits
+            for (player, action), child in root.children.items()
+            if player == seat.player
+        }
+        return visits, SearchStats(done, time.perf_counter() - start)
+
+    # ---- one iteration --------------------------------------------------------------
+    def _iterate(self, seat: Seat, root: Node, rng: Rng) -> None:
+        world = seat.resample(rng)
+        path = [root]
+        node = root
+        while not world.is_over:
+            movers = world.to_move
+            player = movers[0] if len(movers) == 1 else rng.choice(movers)
+            legal = world.legal_actions(player)
+            child = self._select_or_expand(node, player, legal, rng)
+            world.apply(player, child.action)
+            path.append(child)
+            if child.visits == 0:
+                break
+            node = child
+        rewards = self._play_out(world, rng)
+        for visited in path:
+            visited.visits += 1
+            if visited.player >= 0:
+                visited.reward += rewards[visited.player]
+
+    def _select_or_expand(self, node: Node, player: int, legal: list[str], rng: Rng) -> Node:
+        available = []
+        untried = []
+        for action in legal:
+            child = node.children.get((player, action))
+            if child is None:
+                untried.append(action)
+            else:
+                available.append(child)
+        # Progressive widening: a node may grow a new child once it has enough visits.
+        room = len(available) < self.widening * math.sqrt(node.visits + 1)
+        if untried and (room or not available):
+            action = rng.choice(untried)
+            child = Node(player, action)
+            node.children[(player, action)] = child
+            return child
+        for child in available:
+            child.available += 1
+        return max(available, key=lambda c: c.ucb(self.exploration))
+
+    def _play_out(self, world: State, rng: Rng) -> list[float]:
+        policy = self._rollout_policy(world) if self.rollout == "heuristic" else None
+        steps = 0
+        while not world.is_over and steps < MAX_ROLLOUT_ACTIONS:
+            movers = world.to_move
+            player = movers[0] if len(movers) == 1 else rng.choice(movers)
+            if policy is None:
+                action = rng.choice(world.legal_actions(player))
+            else:
+                action = policy.choose(world.seat(player))
+            world.apply(player, action)
+            steps += 1
+        if not world.is_over:
+            return [1.0 / world.players] * world.players
+        return win_shares(world)
+
+    def _rollout_policy(self, world: State) -> Bot:
+        policy = self._rollout_bots.get(world.game.id)
+        if policy is None:
+            policy = game(world.game.id).heuristic_bot(self.seed)
+            self._rollout_bots[world.game.id] = policy
+        return policy
+
+    # ---- root parallelisation -------------------------------------------------------
+    def _parallel_search(self, seat: Seat, seeds: list[int]) -> tuple[dict[str, int], SearchStats]:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(self.jobs, mp_context=get_context("fork"))
+        worker = IsmctsBot(
+            self.seed,
+            self.iterations,
+            self.seconds,
+            self.rollout,
+            self.exploration,
+            self.widening,
+        )
+        futures = [self._pool.submit(worker.search, seat, seed) for seed in seeds]
+        merged: dict[str, int] = {}
+        total = SearchStats()
+        for future in futures:  # in submission order, so the merge is deterministic
+            visits, stats = future.result()
+            for action, count in visits.items():
+                merged[action] = merged.get(action, 0) + count
+            total.iterations += stats.iterations
+            total.seconds = max(total.seconds, stats.seconds)
+        return merged, total
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(self.__dict__)
+        state["_pool"] = None
+        return state
+
+
+class EasyBot:
+    """A beginner: plays the game's heuristic move half of the time, a random one otherwise."""
+
+    name = "easy"
+
+    def __init__(self, seed: int | None = None, blunder_rate: float = 0.5) -> None:
+        seed = random_seed() if seed is None else seed
+        self.rng = Rng(seed)
+        self.blunder_rate = blunder_rate
+        self.random = RandomBot(seed + 1)
+        self._heuristic: dict[str, Bot] = {}
+        self.seed = seed
+
+    def choose(self, seat: Seat) -> str:
+        if self.rng.random() < self.blunder_rate:
+            return self.random.choose(seat)
+        inner = self._heuristic.get(seat.game)
+        if inner is None:
+            inner = game(seat.game).heuristic_bot(self.seed)
+            self._heuristic[seat.game] = inner
+        return inner.choose(seat)

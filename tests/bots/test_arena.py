@@ -1,0 +1,84 @@
+"""The arena: seat rotation, confidence intervals, Elo, files written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import machiavel
+from machiavel import cli
+from machiavel.bots import bot_from_spec
+from machiavel.bots.arena import (
+    GameOutcome,
+    fit_elo,
+    pairwise_score,
+    run_arena,
+    wilson_interval,
+)
+
+
+def test_wilson_interval_matches_known_values() -> None:
+    low, high = wilson_interval(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-3) and high == pytest.approx(0.5962, abs=1e-3)
+    low, high = wilson_interval(100, 100)
+    assert high == 1.0 and low == pytest.approx(0.963, abs=1e-3)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_pairwise_score_from_a_multiplayer_share() -> None:
+    assert pairwise_score(0.25, 4) == pytest.approx(0.5)
+    assert pairwise_score(1.0, 4) == 1.0
+    assert pairwise_score(0.7, 2) == 0.7
+
+
+def test_elo_orders_bots_by_results() -> None:
+    outcomes = [GameOutcome("a", "b", 0, i, [0], 1.0, 10) for i in range(8)]
+    outcomes += [GameOutcome("a", "b", 1, i, [0], 0.0, 10) for i in range(2)]
+    outcomes += [GameOutcome("b", "c", 0, i, [0], 1.0, 10) for i in range(7)]
+    outcomes += [GameOutcome("b", "c", 1, i, [0], 0.0, 10) for i in range(3)]
+    elo = fit_elo(outcomes, 2)
+    assert elo["a"] > elo["b"] > elo["c"]
+    assert sum(elo.values()) / 3 == pytest.approx(1500, abs=1)
+
+
+def test_a_small_arena_rotates_seats_and_counts_every_game() -> None:
+    report = run_arena("tyrus", ["heuristic", "random"], games=6, seed=10)
+    (pairing,) = report.pairings
+    assert pairing.games == 6 and 0 <= pairing.low <= pairing.win_rate <= pairing.high <= 1
+    assert sorted(o.focus_seat for o in report.outcomes) == [0, 0, 0, 1, 1, 1]
+    assert report.elo["heuristic"] >= report.elo["random"] or pairing.win_rate < 0.5
+    json.dumps(report.to_json())
+
+
+def test_arena_refuses_bad_bots_and_setups_before_playing() -> None:
+    with pytest.raises(machiavel.UnknownBot):
+        run_arena("tyrus", ["heuristic", "nobody"], games=2)
+    with pytest.raises(machiavel.InvalidSetup):
+        run_arena("tyrus", ["heuristic", "random"], games=2, players=3)
+    with pytest.raises(machiavel.UnknownBot, match="name=value"):
+        bot_from_spec("ismcts:iterations")
+
+
+def test_cli_arena_writes_json_and_png(tmp_path: Path) -> None:
+    out = tmp_path / "result"
+    code = cli.main(
+        [
+            "arena",
+            "--game",
+            "tyrus",
+            "--bots",
+            "random,ismcts:iterations=5",
+            "--games",
+            "2",
+            "--out",
+            str(out),
+            "--jobs",
+            "2",
+        ]
+    )
+    assert code == 0
+    data = json.loads((tmp_path / "result.json").read_text())
+    assert data["pairings"][0]["games"] == 2 and len(data["games"]) == 2
+    assert (tmp_path / "result.png").read_bytes()[:4] == b"\x89PNG"
