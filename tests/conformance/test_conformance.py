@@ -195,3 +195,29 @@ def test_render_shows_every_view(game_id: str) -> None:
     for viewer in [None, *range(spec.min_players)]:
         text = spec.render(state.view(viewer))
         assert isinstance(text, str) and text.strip()
+
+
+@pytest.mark.parametrize(("game_id", "players"), SETUPS)
+@settings(max_examples=8)
+@given(seed=seeds, fraction=st.floats(0, 0.95))
+def test_describe_tells_a_viewer_no_more_than_their_view(
+    game_id: str, players: int, seed: int, fraction: float
+) -> None:
+    """Two actions that leave a viewer's view identical must be described identically to
+    that viewer: a log line never reveals what the view hides."""
+    spec = machiavel.game(game_id)
+    state = _play_partly(spec, players, seed, fraction)
+    for mover in state.to_move:
+        outcomes: dict[int | None, dict[str, list[str]]] = {}
+        for action in state.legal_actions(mover)[:40]:
+            after = state.clone()
+            after.apply(mover, action)
+            for viewer in [None, *range(players)]:
+                if viewer == mover:
+                    continue
+                key = json.dumps(after.view(viewer), sort_keys=True)
+                described = state.describe(mover, action, viewer)
+                outcomes.setdefault(viewer, {}).setdefault(key, []).append(described)
+        for viewer, by_view in outcomes.items():
+            for descriptions in by_view.values():
+                assert len(set(descriptions)) == 1, (viewer, descriptions)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -132,3 +133,39 @@ def test_resample_uses_nothing_the_player_does_not_know(
     world_b = b.resample(1 - mover, Rng(seed))
     for viewer in (0, 1, None):
         assert world_a.view(viewer) == world_b.view(viewer)
+
+
+@settings(max_examples=300)
+@given(seed=seeds, stop=st.integers(0, 53), junk=st.text(max_size=20))
+def test_every_legal_action_is_accepted_and_others_change_nothing(
+    seed: int, stop: int, junk: str
+) -> None:
+    state = random_game(seed)
+    rng = Rng(seed)
+    for _ in range(stop):
+        if state.is_over:
+            return
+        player = state.to_move[0]
+        state.apply(player, rng.choice(state.legal_actions(player)))
+    if state.is_over:
+        return
+    mover = state.to_move[0]
+    legal = set(state.legal_actions(mover))
+    for action in legal:
+        trial = state.clone()
+        trial.apply(mover, action)
+    before = state.to_json()
+    candidates = [junk, *(f"{tile} {b}" for tile in TILES for b in ("citadel", "rival-temple"))]
+    for action in candidates:
+        if state.normalize_action(action) in legal:
+            continue
+        try:
+            state.apply(mover, action)
+        except machiavel.IllegalAction as error:
+            assert str(error)
+        else:
+            raise AssertionError(f"{action!r} was accepted though not legal")
+        assert state.to_json() == before
+    with pytest.raises(machiavel.IllegalAction, match="turn"):
+        state.apply(1 - mover, next(iter(legal)))
+    assert state.to_json() == before
