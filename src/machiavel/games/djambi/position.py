@@ -97,7 +97,7 @@ def _colour(name: Any, where: str) -> int:
 
 def _read_pieces(pieces: Any, board: list[int]) -> None:
     if not isinstance(pieces, Mapping):
-        raise InvalidSetup("'pieces' must map squares to pieces, e.g. {\"a1\": \"red chief\"}")
+        raise InvalidSetup('\'pieces\' must map squares to pieces, e.g. {"a1": "red chief"}')
     for name, piece in pieces.items():
         square = _square(name, "'pieces'")
         words = piece.split() if isinstance(piece, str) else []
@@ -117,7 +117,7 @@ def _read_pieces(pieces: Any, board: list[int]) -> None:
 
 def _read_corpses(corpses: Any, board: list[int]) -> None:
     if not isinstance(corpses, list | tuple):
-        raise InvalidSetup("'corpses' must be a list of squares, e.g. [\"d4\", \"e6\"]")
+        raise InvalidSetup('\'corpses\' must be a list of squares, e.g. ["d4", "e6"]')
     for name in corpses:
         square = _square(name, "'corpses'")
         if board[square] > 0:
@@ -149,7 +149,7 @@ def _check_counts(board: list[int]) -> None:
 def _read_controllers(raw: Any, living_chiefs: set[int]) -> list[int]:
     """D8, D10: each colour's controlling player (its Chief's colour) or VASSAL."""
     if not isinstance(raw, Mapping):
-        raise InvalidSetup("'controllers' must map colours to colours, e.g. {\"green\": \"red\"}")
+        raise InvalidSetup('\'controllers\' must map colours to colours, e.g. {"green": "red"}')
     controllers = [c if c in living_chiefs else VASSAL for c in range(len(COLOURS))]
     for name, master in raw.items():
         colour = _colour(name, "'controllers'")

@@ -1,0 +1,725 @@
+"""Djambi rules as a pure state machine (rulings D1-D12 of shared/rules/RULINGS.md).
+
+Players 0-3 play red, green, yellow and blue (D1), in that clockwise order. A turn may take
+several actions of the same player: a first step ``<from>-<to>``, then the follow-ups its
+piece calls for (``corpse <sq>``, ``place <sq>``, ``kill <sq>``, ``scandal``, ``pass``, a
+move out of the centre ``e5-<sq>``), then, with ``aggressivity``, ``revive <sq> <sq>``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from machiavel.core.contract import JsonDict, Setup, State
+from machiavel.core.errors import InvalidSetup
+from machiavel.core.rng import Rng
+from machiavel.games.djambi.board import (
+    ASSASSIN,
+    BLOCK_RINGS,
+    CENTRE,
+    CHIEF,
+    COLOUR_OF,
+    COLOURS,
+    CORPSE_ACTIONS,
+    DIPLOMAT,
+    KILL_ACTIONS,
+    KIND_OF,
+    MILITANT_RAYS,
+    MOVE_ACTION_SQUARES,
+    MOVE_ACTIONS,
+    NECROMOBILE,
+    NEIGHBOURS,
+    ORTHOGONAL_NEIGHBOURS,
+    PASS,
+    PIECE_NAMES,
+    PLACE_ACTIONS,
+    RAYS,
+    REPORTER,
+    SCANDAL,
+    SQUARE_ACTIONS,
+    SQUARE_INDEX,
+    SQUARE_NAMES,
+    SQUARES,
+    START_BLOCKS,
+    revive_action,
+    start_board,
+)
+from machiavel.games.djambi.explain import describe, explain
+from machiavel.games.djambi.position import VASSAL, parse_position, position_data
+
+if TYPE_CHECKING:
+    from machiavel.core.contract import Game
+
+# Steps of a turn: what the player to move must decide now.
+MOVE, CORPSE, BURY, PLACE, KILL, EXIT, REVIVE = range(7)
+STEP_NAMES = ("move", "corpse", "corpse", "place", "kill", "exit", "revive")
+
+# How a living piece stands to the player acting (indexed by piece code).
+MINE, ENEMY, WALL = 1, 2, 3  # WALL: a vassal nobody controls (D10), untouchable
+
+PLAYERS = len(COLOURS)
+DEFAULT_QUIET_ROUNDS = 40  # D11
+KILLS_PER_REVIVAL = 3  # D12
+
+
+class DjambiState(State):
+    """A game of Djambi. ``board`` is the flat 81-square list described in ``board.py``."""
+
+    def __init__(self, game: Game, setup: Setup) -> None:
+        super().__init__(game, setup)
+        options = setup.options
+        self.scandal_allowed = options.get("reporter", "single") == "scandal"  # D5
+        self.quiet_rounds = int(options.get("quiet_rounds", DEFAULT_QUIET_ROUNDS))  # D11
+        self.aggressivity = bool(options.get("aggressivity", False))  # D12
+        self.rng = Rng(setup.seed)
+        if setup.position is None:
+            self.board = start_board()
+            self.controllers = list(range(PLAYERS))
+            first = self.rng.below(PLAYERS)  # D1: the first player is drawn at random
+        else:
+            position = parse_position(setup.position)
+            self.board = position.board
+            self.controllers = position.controllers
+            first = position.turn
+        self.current = first
+        self.rotation = first  # the player whose regular turn is the latest
+        self.extra = False  # D9: whether the current turn is an extra turn
+        self.phase = MOVE
+        self.hand = 0  # the piece or corpse being placed (PLACE, CORPSE, BURY)
+        self.actor = -1  # the square of the piece whose turn is under way
+        self.kills = [0] * PLAYERS  # D12: enemy pieces each player has killed
+        self.revivals_due = 0  # D12
+        self.quiet = 0  # D11: regular turns in a row without a death
+        self.killed_this_turn = False
+        self.turn_players = self.players_in_game()
+        self.over = False
+        self._winners: tuple[int, ...] = ()
+        self.end_reason: str | None = None
+        self._to_move: tuple[int, ...] = (first,)
+        if setup.position is not None:
+            enclosed = self._enclosed_chiefs()
+            if enclosed:
+                names = ", ".join(f"{COLOURS[p]} on {SQUARE_NAMES[s]}" for p, s in enclosed)
+                raise InvalidSetup(
+                    f"the position has a surrounded Chief ({names}): it would already be dead (D10)"
+                )
+
+    # ---- who is who -------------------------------------------------------------------
+    @property
+    def to_move(self) -> tuple[int, ...]:
+        return self._to_move
+
+    def in_game(self, player: int) -> bool:
+        """A player is in the game while their Chief lives, i.e. while they control their
+        own colour (D8, D10 hand it over when the Chief dies)."""
+        return self.controllers[player] == player
+
+    def players_in_game(self) -> tuple[int, ...]:
+        return tuple(p for p in range(PLAYERS) if self.controllers[p] == p)
+
+    def holder(self) -> int:
+        """The player whose living Chief stands on the centre, or -1."""
+        piece = self.board[CENTRE]
+        if piece > 0 and KIND_OF[piece] == CHIEF:
+            return COLOUR_OF[piece]
+        return -1
+
+    def colour_relations(self, player: int) -> list[int]:
+        """MINE, ENEMY or WALL for each colour, as seen by ``player`` (D8, D10)."""
+        holder = self.holder()
+        out = []
+        for master in self.controllers:
+            if master == player:
+                out.append(MINE)
+            elif master != VASSAL:
+                out.append(ENEMY)
+            elif holder == player:
+                out.append(MINE)  # D10: vassals obey the player holding the centre
+            elif holder >= 0:
+                out.append(ENEMY)
+            else:
+                out.append(WALL)  # D10: while nobody holds the centre, nobody touches them
+        return out
+
+    def relations(self, player: int) -> list[int]:
+        """``colour_relations`` spread over piece codes (index a living piece's code)."""
+        a, b, c, d = self.colour_relations(player)
+        return [0, *([a] * 8), *([b] * 8), *([c] * 8), *([d] * 8)]
+
+    # ---- legal actions ----------------------------------------------------------------
+    def _legal(self, player: int) -> list[str]:
+        phase = self.phase
+        if phase == MOVE:
+            return self._first_steps(player) or [PASS]
+        if phase == EXIT:
+            return self._exits(player)
+        if phase == CORPSE:
+            # D3: a Chief's corpse may go on the empty centre ("puppet power").
+            centre_ok = KIND_OF[-self.hand] == CHIEF and self.board[CENTRE] == 0
+            return self._placements(CORPSE_ACTIONS, centre_ok, False)
+        if phase == BURY:
+            # D7: never on the centre
+            return self._placements(CORPSE_ACTIONS, False, self.actor == CENTRE)
+        if phase == PLACE:
+            # D6: only a Chief may be relocated onto the centre.
+            centre_ok = KIND_OF[self.hand] == CHIEF and self.board[CENTRE] == 0
+            return self._placements(PLACE_ACTIONS, centre_ok, self.actor == CENTRE)
+        if phase == KILL:
+            return self._reporter_choices(player)
+        return self._revivals(player)
+
+    def _first_steps(self, player: int) -> list[str]:
+        """D2-D7: every first step ``<from>-<to>`` of ``player``'s pieces."""
+        board = self.board
+        rel = self.relations(player)
+        out: list[str] = []
+        finders = (
+            self._chief_steps,
+            self._assassin_steps,
+            self._reporter_steps,
+            self._diplomat_steps,
+            self._necromobile_steps,
+            self._militant_steps,
+        )
+        for square in range(SQUARES):
+            piece = board[square]
+            if piece > 0 and rel[piece] == MINE:
+                finders[KIND_OF[piece]](square, piece, rel, out)
+        return out
+
+    def _chief_steps(self, square: int, piece: int, rel: list[int], out: list[str]) -> None:
+        board, moves, add = self.board, MOVE_ACTIONS[square], out.append
+        for ray in RAYS[square]:
+            for target in ray:
+                other = board[target]
+                if other == 0:
+                    add(moves[target])  # D2: a Chief may stop on the centre
+                    continue
+                if other > 0 and rel[other] == ENEMY:
+                    add(moves[target])  # D3
+                break
+
+    def _militant_steps(self, square: int, piece: int, rel: list[int], out: list[str]) -> None:
+        board, moves, add = self.board, MOVE_ACTIONS[square], out.append
+        for ray in MILITANT_RAYS[square]:
+            for target in ray:
+                other = board[target]
+                if target == CENTRE:
+                    if other == 0:
+                        continue  # D2: crosses the empty centre, never stops on it
+                    break  # D3: never kills the Chief holding the centre
+                if other == 0:
+                    add(moves[target])
+                    continue
+                if other > 0 and rel[other] == ENEMY:
+                    add(moves[target])
+                break
+
+    def _assassin_steps(self, square: int, piece: int, rel: list[int], out: list[str]) -> None:
+        board, moves, add = self.board, MOVE_ACTIONS[square], out.append
+        for ray in RAYS[square]:
+            for target in ray:
+                other = board[target]
+                if other == 0:
+                    if target != CENTRE:
+                        add(moves[target])
+                    continue
+                if (
+                    other > 0
+                    and rel[other] == ENEMY
+                    and (target != CENTRE or self._assassin_can_leave(square, rel))
+                ):
+                    add(moves[target])  # D4
+                break
+
+    def _reporter_steps(self, square: int, piece: int, rel: list[int], out: list[str]) -> None:
+        board, moves, add = self.board, MOVE_ACTIONS[square], out.append
+        for ray in RAYS[square]:
+            for target in ray:
+                if board[target] != 0:
+                    break
+                if target != CENTRE:
+                    add(moves[target])  # D5: empty squares only
+
+    def _diplomat_steps(self, square: int, piece: int, rel: list[int], out: list[str]) -> None:
+        board, moves, add = self.board, MOVE_ACTIONS[square], out.append
+        colour = COLOUR_OF[piece]
+        for ray in RAYS[square]:
+            for target in ray:
+                other = board[target]
+                if other == 0:
+                    if target != CENTRE:
+                        add(moves[target])
+                    continue
+                # D6: any living piece not of its own colour. On the centre it can always
+                # leave afterwards: the square next to the centre on its way in is empty.
+                if other > 0 and rel[other] != WALL and COLOUR_OF[other] != colour:
+                    add(moves[target])
+                break
+
+    def _necromobile_steps(self, square: int, piece: int, rel: list[int], out: list[str]) -> None:
+        board, moves, add = self.board, MOVE_ACTIONS[square], out.append
+        for ray in RAYS[square]:
+            for target in ray:
+                other = board[target]
+                if other == 0:
+                    if target != CENTRE:
+                        add(moves[target])
+                    continue
+                if other < 0:
+                    add(moves[target])  # D7: onto a corpse (on the centre: as for D6)
+                break
+
+    def _assassin_can_leave(self, origin: int, rel: list[int]) -> bool:
+        """D4: after killing the Chief on the centre from ``origin`` (whose square then
+        holds the corpse), can the Assassin leave by a plain move or by killing a Chief?"""
+        board = self.board
+        for ray in RAYS[CENTRE]:
+            first = ray[0]
+            if first == origin:
+                continue
+            other = board[first]
+            if other == 0:
+                return True
+            if other > 0 and KIND_OF[other] == CHIEF and rel[other] == ENEMY:
+                return True
+        return False
+
+    def _exits(self, player: int) -> list[str]:
+        """D4, D6, D7: the moves out of the centre of the piece that had to enter it."""
+        board = self.board
+        killer = KIND_OF[board[CENTRE]] == ASSASSIN
+        moves = MOVE_ACTIONS[CENTRE]
+        out = []
+        for ray in RAYS[CENTRE]:
+            for target in ray:
+                other = board[target]
+                if other == 0:
+                    out.append(moves[target])
+                    continue
+                if killer and other > 0 and KIND_OF[other] == CHIEF and COLOUR_OF[other] != player:
+                    out.append(moves[target])  # D4: kills another Chief on the way out
+                break
+        return out
+
+    def _placements(self, words: tuple[str, ...], centre_ok: bool, leaving: bool) -> list[str]:
+        """Empty squares where the piece in hand may go; a piece that must then leave the
+        centre keeps a way out (its last free neighbour is not offered)."""
+        board = self.board
+        keep = -1
+        if leaving:
+            free = [n for n in NEIGHBOURS[CENTRE] if board[n] == 0]
+            if len(free) == 1:
+                keep = free[0]
+        return [
+            words[s]
+            for s in range(SQUARES)
+            if board[s] == 0 and s != keep and (s != CENTRE or centre_ok)
+        ]
+
+    def _reporter_targets(self, player: int) -> list[int]:
+        """D5: living enemy pieces orthogonally next to the Reporter that just moved."""
+        board = self.board
+        rel = self.relations(player)
+        return [
+            n for n in ORTHOGONAL_NEIGHBOURS[self.actor] if board[n] > 0 and rel[board[n]] == ENEMY
+        ]
+
+    def _scandal_victims(self, player: int) -> list[int]:
+        """D5 ``scandal``: every living piece around the Reporter, but untouchable vassals."""
+        board = self.board
+        rel = self.relations(player)
+        return [n for n in NEIGHBOURS[self.actor] if board[n] > 0 and rel[board[n]] != WALL]
+
+    def _reporter_choices(self, player: int) -> list[str]:
+        targets = self._reporter_targets(player)
+        out = [KILL_ACTIONS[n] for n in targets]
+        if self.scandal_allowed and self._scandal_victims(player):
+            out.append(SCANDAL)
+        if not targets:
+            out.append(PASS)
+        return out
+
+    def _revival_squares(self, player: int) -> list[int]:
+        """D12: empty squares of the player's starting block, else around it."""
+        board = self.board
+        inside = [s for s in START_BLOCKS[player] if board[s] == 0]
+        return inside or [s for s in BLOCK_RINGS[player] if board[s] == 0]
+
+    def _own_corpses(self, player: int) -> list[int]:
+        """D12: squares of the corpses of the player's own (non-Chief) pieces."""
+        return [
+            s
+            for s, v in enumerate(self.board)
+            if v < 0 and COLOUR_OF[-v] == player and KIND_OF[-v] != CHIEF
+        ]
+
+    def _revivals(self, player: int) -> list[str]:
+        targets = self._revival_squares(player)
+        return [revive_action(c, t) for c in self._own_corpses(player) for t in targets]
+
+    # ---- playing ----------------------------------------------------------------------
+    def normalize_action(self, action: str) -> str:
+        if action in KNOWN_ACTIONS:
+            return action
+        text = " ".join(action.lower().split())
+        words = text.replace("-", " ").replace("x", " ").split()
+        if len(words) == 2 and all(w in SQUARE_INDEX for w in words):
+            return f"{words[0]}-{words[1]}"
+        if len(text) == 4 and text[:2] in SQUARE_INDEX and text[2:] in SQUARE_INDEX:
+            return f"{text[:2]}-{text[2:]}"
+        return text
+
+    def _play(self, player: int, action: str) -> None:
+        phase = self.phase
+        if phase == MOVE:
+            if action == PASS:
+                self._finish_turn()
+            else:
+                origin, target = MOVE_ACTION_SQUARES[action]
+                self._first_step(player, origin, target)
+        elif phase == EXIT:
+            self._leave_centre(player, MOVE_ACTION_SQUARES[action][1])
+        elif phase == KILL:
+            self._reporter_kills(player, action)
+        elif phase == REVIVE:
+            self._revive(player, action)
+        else:  # CORPSE, BURY, PLACE: the piece in hand goes down
+            self.board[SQUARE_ACTIONS[action]] = self.hand
+            self.hand = 0
+            if phase != CORPSE and self.actor == CENTRE:
+                self.phase = EXIT  # D6, D7: then leave the centre at once
+            else:
+                self._finish_turn()
+
+    def _first_step(self, player: int, origin: int, target: int) -> None:
+        board = self.board
+        piece, other = board[origin], board[target]
+        kind = KIND_OF[piece]
+        board[origin] = 0
+        board[target] = piece
+        self.actor = target
+        if other == 0:
+            if kind == REPORTER:
+                self._reporter_moved(player)
+            else:
+                self._finish_turn()
+        elif other < 0:  # D7: the Necromobile takes up the corpse
+            self.hand = other
+            self.phase = BURY
+        elif kind == DIPLOMAT:  # D6: the Diplomat takes up the living piece
+            self.hand = other
+            self.phase = PLACE
+        else:
+            self._kill(player, other)
+            if kind == ASSASSIN:  # D4: the corpse lies where the Assassin came from
+                board[origin] = -other
+                if target == CENTRE:
+                    self.phase = EXIT
+                else:
+                    self._finish_turn()
+            else:  # D3: Chief and Militant place the corpse
+                self.hand = -other
+                self.phase = CORPSE
+
+    def _leave_centre(self, player: int, target: int) -> None:
+        board = self.board
+        piece, other = board[CENTRE], board[target]
+        if other > 0:  # D4: the Assassin kills another Chief, whose corpse takes the centre
+            self._kill(player, other)
+            board[CENTRE] = -other
+        else:
+            board[CENTRE] = 0
+        board[target] = piece
+        self._finish_turn()
+
+    def _reporter_moved(self, player: int) -> None:
+        """D5: after its own move the Reporter kills an orthogonal enemy neighbour; the
+        choice is asked only when there is one (several targets, or a scandal)."""
+        targets = self._reporter_targets(player)
+        if self.scandal_allowed and self._scandal_victims(player):
+            self.phase = KILL
+            return
+        if len(targets) > 1:
+            self.phase = KILL
+            return
+        if targets:
+            self._kill_in_place(player, targets[0])
+        self._finish_turn()
+
+    def _reporter_kills(self, player: int, action: str) -> None:
+        if action == SCANDAL:
+            rel = self.relations(player)  # sides as they stand before anyone dies
+            board = self.board
+            for square in self._scandal_victims(player):
+                self._kill_in_place(player, square, rel[board[square]] == ENEMY)
+        elif action != PASS:
+            self._kill_in_place(player, SQUARE_ACTIONS[action])
+        self._finish_turn()
+
+    def _kill_in_place(self, player: int, square: int, enemy: bool = True) -> None:
+        """D5: the corpse stays where the piece died (the centre included)."""
+        piece = self.board[square]
+        self._kill(player, piece, enemy)
+        self.board[square] = -piece
+
+    def _kill(self, player: int, piece: int, enemy: bool = True) -> None:
+        """Book-keeping of a kill by ``player`` (the caller puts the corpse down);
+        ``enemy``: the victim was not of the killer's side (D12 counts only those)."""
+        self.killed_this_turn = True
+        colour = COLOUR_OF[piece]
+        if enemy:
+            self.kills[player] += 1
+            if self.aggressivity and self.kills[player] % KILLS_PER_REVIVAL == 0:
+                self.revivals_due += 1  # D12
+        if KIND_OF[piece] == CHIEF:
+            self._chief_killed(colour, player)
+
+    def _chief_killed(self, victim: int, killer: int) -> None:
+        """D8: the killer takes over every colour the victim controlled, for good. A Chief
+        killed by its own side (a scandal) or by a player already out leaves vassals."""
+        heir = killer if killer != victim and self.in_game(killer) else VASSAL
+        for colour, master in enumerate(self.controllers):
+            if master == victim:
+                self.controllers[colour] = heir
+
+    def _revive(self, player: int, action: str) -> None:
+        """D12: one of the player's own dead pieces stands up again."""
+        _, corpse, target = action.split()
+        board = self.board
+        board[SQUARE_INDEX[target]] = -board[SQUARE_INDEX[corpse]]
+        board[SQUARE_INDEX[corpse]] = 0
+        self.revivals_due -= 1
+        self._bury_enclosed_chiefs()
+        if self.killed_this_turn:
+            self.quiet = 0
+        if self._game_decided():
+            return
+        if self.revivals_due > 0 and self._revivals(player):
+            return
+        self.phase = MOVE
+        self._next_turn()
+
+    # ---- end of a turn ----------------------------------------------------------------
+    def _finish_turn(self) -> None:
+        self.phase = MOVE
+        self.hand = 0
+        self.actor = -1
+        self._bury_enclosed_chiefs()
+        if self.killed_this_turn:
+            self.quiet = 0
+        elif not self.extra:
+            self.quiet += 1  # D11: counted in regular turns
+        if self._game_decided():
+            return
+        player = self.current
+        if self.revivals_due > 0 and self.in_game(player) and self._revivals(player):
+            self.phase = REVIVE  # D12: after the turn
+            return
+        self._next_turn()
+
+    def _enclosed_chiefs(self) -> list[tuple[int, int]]:
+        """D10: (player, square) of every surrounded Chief."""
+        board = self.board
+        chiefs = [-1] * PLAYERS
+        necromobile = [False] * PLAYERS
+        for square, piece in enumerate(board):
+            if piece > 0:
+                kind = KIND_OF[piece]
+                if kind == CHIEF:
+                    chiefs[COLOUR_OF[piece]] = square
+                elif kind == NECROMOBILE:
+                    master = self.controllers[COLOUR_OF[piece]]
+                    if master != VASSAL:
+                        necromobile[master] = True
+        return [
+            (player, square)
+            for player, square in enumerate(chiefs)
+            if square >= 0
+            and square != CENTRE
+            and not necromobile[player]
+            and self._is_enclosed(player, square)
+        ]
+
+    def _is_enclosed(self, player: int, start: int) -> bool:
+        """D10: king steps through corpses and the player's own pieces from the Chief
+        reach no empty square and no enemy piece (untouchable vassals are walls)."""
+        board = self.board
+        rel = self.relations(player)
+        seen = {start}
+        stack = [start]
+        while stack:
+            for n in NEIGHBOURS[stack.pop()]:
+                if n in seen:
+                    continue
+                other = board[n]
+                if other == 0:
+                    return False
+                if other > 0:
+                    relation = rel[other]
+                    if relation == ENEMY:
+                        return False
+                    if relation == WALL:
+                        continue
+                seen.add(n)
+                stack.append(n)
+        return True
+
+    def _bury_enclosed_chiefs(self) -> None:
+        """D10: a surrounded Chief dies where it stands; its side become vassals."""
+        while True:
+            enclosed = self._enclosed_chiefs()
+            if not enclosed:
+                return
+            for player, square in enclosed:
+                self.board[square] = -self.board[square]
+                self.killed_this_turn = True
+                for colour, master in enumerate(self.controllers):
+                    if master == player:
+                        self.controllers[colour] = VASSAL
+
+    def _game_decided(self) -> bool:
+        """D11: the last player with a living Chief wins."""
+        remaining = self.players_in_game()
+        if len(remaining) > 1:
+            return False
+        if remaining:
+            self._end(remaining, "last Chief standing")
+        else:  # every Chief died in the same turn: those who were in it share a draw
+            self._end(self.turn_players, "no Chief left")
+        return True
+
+    def _next_turn(self) -> None:
+        remaining = self.players_in_game()
+        holder = self.holder()
+        if self.quiet >= self.quiet_rounds * len(remaining):  # D11
+            if holder >= 0:
+                self._end((holder,), "quiet rounds, centre held")
+            else:
+                self._end(remaining, "quiet rounds, shared draw")
+            return
+        if not self.extra and 0 <= holder != self.current and len(remaining) >= 3:
+            self.current = holder  # D9: an extra turn after every other player's turn
+            self.extra = True
+        else:
+            rotation = self.rotation
+            for step in range(1, PLAYERS + 1):
+                candidate = (rotation + step) % PLAYERS
+                if self.controllers[candidate] == candidate:
+                    break
+            self.rotation = self.current = candidate
+            self.extra = False
+        self.killed_this_turn = False
+        self.revivals_due = 0  # D12: a revival not taken right after the turn is lost
+        self.turn_players = remaining
+        self._to_move = (self.current,)
+
+    def _end(self, winners: tuple[int, ...], reason: str) -> None:
+        self.over = True
+        self._to_move = ()
+        self._winners = tuple(sorted(winners))
+        self.end_reason = reason
+        self.phase = MOVE
+        self.revivals_due = 0
+
+    # ---- results ----------------------------------------------------------------------
+    @property
+    def scores(self) -> list[float]:
+        """1 shared equally among the winners (1 for a sole winner), 0 for the others."""
+        if not self._winners:
+            return [0.0] * self.players
+        share = 1.0 / len(self._winners)
+        return [share if p in self._winners else 0.0 for p in range(self.players)]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self._winners
+
+    # ---- views ------------------------------------------------------------------------
+    def _view(self, player: int | None) -> JsonDict:
+        """Djambi has no hidden information: every viewer sees the same thing, except
+        whose each corpse is (D12: corpses look alike)."""
+        view = position_data(self.board, self.controllers, None if self.over else self.current)
+        holder = self.holder()
+        remaining = self.players_in_game()
+        hand = self.hand
+        view.update(
+            {
+                "colours": list(COLOURS),
+                "you": None if player is None else COLOURS[player],
+                "centre": COLOURS[holder] if holder >= 0 else None,
+                "in_game": [COLOURS[p] for p in remaining],
+                "step": None if self.over else STEP_NAMES[self.phase],
+                "acting": SQUARE_NAMES[self.actor] if self.actor >= 0 else None,
+                "in_hand": None if hand == 0 else "corpse" if hand < 0 else PIECE_NAMES[hand],
+                "extra_turn": self.extra,
+                "quiet_turns": self.quiet,
+                "quiet_turn_limit": self.quiet_rounds * len(remaining),
+                "kills": {COLOURS[p]: self.kills[p] for p in range(PLAYERS)},
+                "revivals_due": self.revivals_due,
+                "reporter": "scandal" if self.scandal_allowed else "single",
+                "aggressivity": self.aggressivity,
+                "end": self.end_reason,
+            }
+        )
+        return view
+
+    def position(self) -> JsonDict:
+        """The board as a position ``from_position`` accepts (meaningful between turns)."""
+        return position_data(self.board, self.controllers, self.current)
+
+    # ---- persistence ------------------------------------------------------------------
+    def _snapshot(self) -> JsonDict:
+        return {
+            "board": list(self.board),
+            "controllers": list(self.controllers),
+            "current": self.current,
+            "rotation": self.rotation,
+            "extra": self.extra,
+            "phase": self.phase,
+            "hand": self.hand,
+            "actor": self.actor,
+            "kills": list(self.kills),
+            "revivals_due": self.revivals_due,
+            "quiet": self.quiet,
+            "killed_this_turn": self.killed_this_turn,
+            "turn_players": list(self.turn_players),
+            "over": self.over,
+            "winners": list(self._winners),
+            "end_reason": self.end_reason,
+            "rng": self.rng.state,
+        }
+
+    def _copy_into(self, other: State) -> None:
+        assert isinstance(other, DjambiState)
+        other.scandal_allowed = self.scandal_allowed
+        other.quiet_rounds = self.quiet_rounds
+        other.aggressivity = self.aggressivity
+        other.rng = self.rng.clone()
+        other.board = self.board[:]
+        other.controllers = self.controllers[:]
+        other.current = self.current
+        other.rotation = self.rotation
+        other.extra = self.extra
+        other.phase = self.phase
+        other.hand = self.hand
+        other.actor = self.actor
+        other.kills = self.kills[:]
+        other.revivals_due = self.revivals_due
+        other.quiet = self.quiet
+        other.killed_this_turn = self.killed_this_turn
+        other.turn_players = self.turn_players
+        other.over = self.over
+        other._winners = self._winners
+        other.end_reason = self.end_reason
+        other._to_move = self._to_move
+
+    # ---- explanations -----------------------------------------------------------------
+    def explain_illegal(self, player: int, action: str) -> str:
+        return explain(self, player, action)
+
+    def describe(self, player: int, action: str, viewer: int | None) -> str:
+        return describe(self, player, action)
+
+
+KNOWN_ACTIONS = frozenset([*MOVE_ACTION_SQUARES, *SQUARE_ACTIONS, SCANDAL, PASS])

@@ -1,0 +1,131 @@
+"""Djambi as text: the terminal board, refusals explained, actions described and normalized."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import machiavel
+from machiavel.games.djambi import GAME
+from machiavel.games.djambi.rules import DjambiState
+
+
+def start(pieces: dict[str, str], corpses: tuple[str, ...] = (), **options: Any) -> DjambiState:
+    position = {"turn": "red", "pieces": pieces, "corpses": list(corpses)}
+    return GAME.from_position(position, seed=1, options=options)
+
+
+CHIEFS = {"a1": "red chief", "a9": "green chief", "i9": "yellow chief", "i1": "blue chief"}
+
+
+def test_the_board_has_letters_colour_initials_and_a_marked_centre() -> None:
+    state = GAME.new(4, seed=2)
+    text = GAME.render(state.view(0))
+    lines = text.splitlines()
+    rank_lines = [line for line in lines if line.strip()[:1].isdigit()]
+    assert [line.split()[0] for line in rank_lines] == [str(r) for r in range(9, 0, -1)]
+    assert rank_lines[-1].split("|")[1].split() == [
+        "Cr",
+        "Ar",
+        "Mr",
+        ".",
+        ".",
+        ".",
+        "Mb",
+        "Ab",
+        "Cb",
+    ]
+    assert rank_lines[0].split("|")[1].split() == [
+        "Cg",
+        "Ag",
+        "Mg",
+        ".",
+        ".",
+        ".",
+        "My",
+        "Ay",
+        "Cy",
+    ]
+    assert "[  ]" in rank_lines[4]  # the empty centre e5
+    assert "a   b   c   d   e   f   g   h   i" in lines[0]
+    assert "To move:" in text and "Centre: not held" in text
+
+
+def test_the_board_shows_corpses_the_holder_and_the_step() -> None:
+    state = start(
+        {**CHIEFS, "a1": "red militant", "e5": "red chief", "b2": "green militant"}, ("d4",)
+    )
+    state.apply(0, "a1-b2")
+    text = GAME.render(state.view(None))
+    assert "[Cr]" in text and " ## " in text
+    assert "Centre: held by red" in text
+    assert "corpse <square>" in text and "in hand: corpse" in text
+
+
+def test_a_finished_game_names_the_winner() -> None:
+    state = start({"a1": "red chief", "b1": "red assassin", "b7": "green chief"})
+    state.apply(0, "b1-b7")
+    text = GAME.render(state.view(1))
+    assert "Game over (last Chief standing). Winner(s): red." in text
+
+
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        ("hello", "not a move: a turn starts with '<from>-<to>'"),
+        ("pass", "pass only when none of your pieces can move"),
+        ("d5-d6", "there is no piece on d5"),
+        ("d4-d5", "d4 holds a corpse"),
+        ("a9-a8", "the green chief on a9 is not yours: you play red"),
+        ("a1-c2", "pieces move in straight lines"),
+        ("a1-a1", "must move to another square"),
+        ("c3-c6", "a Militant moves only 1 or 2 squares"),
+        ("a1-e5", "the way to e5 is blocked by the red diplomat on b2: no piece jumps"),
+        ("c3-e5", "the way to e5 is blocked by a corpse on d4"),
+        ("c3-d4", "only a Necromobile moves onto corpses"),
+        ("b2-c3", "never relocates a piece of its own colour"),
+        ("h1-h9", "Necromobile moves only to empty squares or onto corpses"),
+    ],
+)
+def test_refusals_say_what_is_wrong(action: str, message: str) -> None:
+    pieces = {**CHIEFS, "c3": "red militant", "b2": "red diplomat", "h1": "red necromobile"}
+    pieces |= {"h9": "green militant"}
+    state = start(pieces, ("d4",))
+    with pytest.raises(machiavel.IllegalAction, match=message) as refused:
+        state.apply(0, action)
+    assert "Legal now (" in str(refused.value)
+
+
+def test_follow_up_refusals_say_what_is_expected() -> None:
+    pieces = {**CHIEFS, "a5": "red reporter", "d6": "green militant", "c6": "green militant"}
+    pieces |= {"d4": "green assassin"}
+    state = start(pieces)
+    state.apply(0, "a5-d5")
+    with pytest.raises(machiavel.IllegalAction, match="choose whom it kills with 'kill <square>'"):
+        state.apply(0, "a1-a2")
+    with pytest.raises(machiavel.IllegalAction, match="orthogonally next to it, not c6"):
+        state.apply(0, "kill c6")
+    with pytest.raises(machiavel.IllegalAction, match="must kill an enemy next to it"):
+        state.apply(0, "pass")
+
+
+def test_normalized_spellings_of_a_move() -> None:
+    state = start({**CHIEFS, "c3": "red militant"})
+    for spelling in ("C3-C4", "c3 c4", "c3c4", "c3xc4", "  c3 -  c4 "):
+        assert state.normalize_action(spelling) == "c3-c4"
+    assert state.normalize_action("Corpse  D4") == "corpse d4"
+    state.apply(0, "C3 C4")
+    assert state.history[-1] == (0, "c3-c4")
+
+
+def test_actions_are_described_in_words() -> None:
+    pieces = {**CHIEFS, "b1": "red assassin", "b6": "green militant", "c3": "red necromobile"}
+    state = start(pieces, ("c6",))
+    assert (
+        state.describe(0, "b1-b6", None) == "red: the red assassin kills the green militant (b1-b6)"
+    )
+    assert state.describe(0, "c3-c6", 1) == "red: the red necromobile takes up the corpse on c6"
+    assert state.describe(0, "c3-d4", 2) == "red: the red necromobile moves c3-d4"
+    state.apply(0, "c3-c6")
+    assert state.describe(0, "corpse e3", None) == "red: the corpse is put down on e3"
