@@ -27,6 +27,7 @@ from machiavel.core.registry import game
 from machiavel.core.rng import Rng, random_seed
 
 ROLLOUT_POLICIES = ("random", "heuristic")
+GUIDES = ("none", "heuristic")
 MAX_ROLLOUT_ACTIONS = 20_000
 
 
@@ -71,6 +72,7 @@ class IsmctsBot:
         exploration: float = 0.7,
         widening: float = 3.0,
         jobs: int = 1,
+        guide: str = "none",
     ) -> None:
         if iterations is None and seconds is None:
             iterations = 1000
@@ -78,6 +80,8 @@ class IsmctsBot:
             raise ValueError(
                 f"rollout must be one of {', '.join(ROLLOUT_POLICIES)}, not {rollout!r}"
             )
+        if guide not in GUIDES:
+            raise ValueError(f"guide must be one of {', '.join(GUIDES)}, not {guide!r}")
         if jobs < 1:
             raise ValueError("jobs must be at least 1")
         self.seed = random_seed() if seed is None else seed
@@ -88,6 +92,7 @@ class IsmctsBot:
         self.exploration = exploration
         self.widening = widening
         self.jobs = jobs
+        self.guide = guide
         self.last = SearchStats()
         self._pool: ProcessPoolExecutor | None = None
         self._rollout_bots: dict[str, Bot] = {}
@@ -138,7 +143,7 @@ class IsmctsBot:
             movers = world.to_move
             player = movers[0] if len(movers) == 1 else rng.choice(movers)
             legal = world.legal_actions(player)
-            child = self._select_or_expand(node, player, legal, rng)
+            child = self._select_or_expand(node, player, legal, rng, world)
             world.apply(player, child.action)
             path.append(child)
             if child.visits == 0:
@@ -150,7 +155,9 @@ class IsmctsBot:
             if visited.player >= 0:
                 visited.reward += rewards[visited.player]
 
-    def _select_or_expand(self, node: Node, player: int, legal: list[str], rng: Rng) -> Node:
+    def _select_or_expand(
+        self, node: Node, player: int, legal: list[str], rng: Rng, world: State
+    ) -> Node:
         available = []
         untried = []
         for action in legal:
@@ -162,13 +169,21 @@ class IsmctsBot:
         # Progressive widening: a node may grow a new child once it has enough visits.
         room = len(available) < self.widening * math.sqrt(node.visits + 1)
         if untried and (room or not available):
-            action = rng.choice(untried)
+            action = self._first_to_try(untried, player, rng, world)
             child = Node(player, action)
             node.children[(player, action)] = child
             return child
         for child in available:
             child.available += 1
         return max(available, key=lambda c: c.ucb(self.exploration))
+
+    def _first_to_try(self, untried: list[str], player: int, rng: Rng, world: State) -> str:
+        """The next action to add to a node: the heuristic's choice first when guided."""
+        if self.guide == "heuristic":
+            preferred = self._rollout_policy(world).choose(world.seat(player))
+            if preferred in untried:
+                return preferred
+        return rng.choice(untried)
 
     def _play_out(self, world: State, rng: Rng) -> list[float]:
         policy = self._rollout_policy(world) if self.rollout == "heuristic" else None
@@ -204,6 +219,8 @@ class IsmctsBot:
             self.rollout,
             self.exploration,
             self.widening,
+            1,
+            self.guide,
         )
         futures = [self._pool.submit(worker.search, seat, seed) for seed in seeds]
         merged: dict[str, int] = {}

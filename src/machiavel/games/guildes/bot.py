@@ -1,0 +1,181 @@
+"""The Guildes heuristic bot: quick enough to serve as a rollout policy.
+
+- Drafting: keeps the card worth most votes to it (the places it can win at this count and,
+  discounted, the later ones, since tableaux stay), plus half what the card would be worth
+  to the player it passes to, when that player leads: cards are denied to the leader.
+- Placing: places the card that gains most at the coming count against what is already on
+  the table; Milice (3 votes a card at every count left) wins whenever guild fights are
+  lost, so it is kept for them.
+- Coup Tordu: plays the effect that most raises its votes at the coming count against the
+  leader's, or passes when nothing helps; D always draws.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from machiavel.core.contract import JsonDict, Seat
+from machiavel.core.rng import Rng, random_seed
+from machiavel.games.guildes import actions as act
+from machiavel.games.guildes.count import count_votes, guild_votes
+from machiavel.games.guildes.data import (
+    GUILD_COUNT,
+    GUILD_INDEX,
+    MILICE,
+    MILICE_VOTES,
+    TRICK_GUILD,
+    TRICK_LETTERS,
+)
+
+LATER_ROUNDS = 0.6  # later counts are worth less: the others' tableaux will grow
+DENIAL = 0.5
+NOISE = 0.01
+
+
+def counts_of(cards: dict[str, int]) -> list[int]:
+    row = [0] * GUILD_COUNT
+    for name, count in cards.items():
+        row[GUILD_INDEX[name]] = count
+    return row
+
+
+class Table:
+    """What the bot reads from its view, as counts."""
+
+    def __init__(self, view: JsonDict, player: int) -> None:
+        self.me = player
+        self.n: int = view["players"]
+        self.round: int = view["round"] - 1
+        event = view["event"]
+        self.ignore_ties = event["in_effect"] and event["id"] == "ties_ignored"
+        self.tableaux = [counts_of(t) for t in view["tableaux"]]
+        tricks = view.get("dirty_tricks")
+        self.counted = [row[:] for row in self.tableaux]
+        if tricks:
+            for m in tricks["modifiers"]:
+                row = self.counted[m["player"]]
+                g = GUILD_INDEX[m["guild"]]
+                row[g] = max(0, row[g] + m["delta"])
+        self.hand = counts_of(view.get("hand") or {})
+        self.kept = counts_of(view.get("kept") or {})
+        self.scores: list[float] = view["scores"]
+        self.direction = 1 if view["direction"] == "left" else -1
+        self._leader: int | None = None
+
+    def leader(self) -> int:
+        """The other player most likely to win: running total plus the coming count."""
+        if self._leader is None:
+            votes = count_votes(self.round, self.counted, self.ignore_ties)
+            others = [p for p in range(self.n) if p != self.me]
+            self._leader = max(others, key=lambda p: (self.scores[p] + votes[p], -p))
+        return self._leader
+
+    def gain(self, player: int, guild: int, base: list[int], extra: int = 1) -> float:
+        """Votes ``player`` gains, now and (discounted) later, with ``extra`` more cards."""
+        if guild == MILICE:
+            rounds_left = 1 + LATER_ROUNDS * (2 - self.round)
+            return MILICE_VOTES * extra * rounds_left
+        column = [row[guild] for row in self.tableaux]
+        column[player] = base[guild]
+        total = 0.0
+        weight = 1.0
+        for round_index in range(self.round, 3):
+            before = guild_votes(round_index, guild, column, self.ignore_ties)[player]
+            column[player] += extra
+            after = guild_votes(round_index, guild, column, self.ignore_ties)[player]
+            column[player] -= extra
+            total += weight * (after - before)
+            weight = LATER_ROUNDS
+        return total
+
+    def change(self, edits: dict[tuple[int, int], int]) -> list[int]:
+        """Vote changes at the coming count if counted cards change by ``edits``."""
+        delta = [0] * self.n
+        for guild in {g for _, g in edits}:
+            column = [row[guild] for row in self.counted]
+            before = guild_votes(self.round, guild, column, self.ignore_ties)
+            for (player, g), d in edits.items():
+                if g == guild:
+                    column[player] = max(0, column[player] + d)
+            after = guild_votes(self.round, guild, column, self.ignore_ties)
+            for p in range(self.n):
+                delta[p] += after[p] - before[p]
+        return delta
+
+    def worth(self, delta: list[int]) -> float:
+        """How good a change of votes is for the bot: its own gain against the leader's."""
+        leader = self.leader()
+        others = sum(d for p, d in enumerate(delta) if p not in (self.me, leader))
+        return delta[self.me] - delta[leader] - 0.25 * others
+
+
+class GuildesHeuristicBot:
+    name = "guildes-heuristic"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = Rng(random_seed() if seed is None else seed)
+
+    def choose(self, seat: Seat) -> str:
+        legal = seat.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        view = seat.view()
+        table = Table(view, seat.player)
+        phase = view["phase"]
+        if phase == "draft":
+            return self._best(legal, lambda a: self._draft_value(table, a))
+        if phase == "redistribute":
+            return self._best(legal, lambda a: -self._place_value(table, act.parse(a)[1]))
+        if phase == "place" or view.get("drawn"):
+            return self._best(legal, lambda a: self._place_value(table, act.parse(a)[1]))
+        return self._best(legal, lambda a: self._trick_value(table, view, a))
+
+    def _best(self, legal: list[str], value: Callable[[str], float]) -> str:
+        scored = [(value(a) + NOISE * self.rng.random(), a) for a in legal]
+        return max(scored)[1]
+
+    def _draft_value(self, table: Table, action: str) -> float:
+        guild = act.parse(action)[1][0]
+        mine = [t + k for t, k in zip(table.tableaux[table.me], table.kept, strict=True)]
+        value = table.gain(table.me, guild, mine)
+        receiver = (table.me + table.direction) % table.n
+        if receiver == table.leader():  # deny the leader what it would score most with
+            value += DENIAL * table.gain(receiver, guild, table.tableaux[receiver])
+        return value
+
+    def _place_value(self, table: Table, guilds: tuple[int, ...]) -> float:
+        base = table.tableaux[table.me][:]
+        value = 0.0
+        for guild in guilds:
+            value += table.gain(table.me, guild, base)
+            base[guild] += 1
+        return value
+
+    def _trick_value(self, table: Table, view: JsonDict, action: str) -> float:
+        verb, numbers = act.parse(action)
+        me = table.me
+        if verb == "pass":
+            return 0.0
+        if verb == "draw":
+            return 1.0  # a free card: always worth it
+        if verb == "swap":
+            a, ga, b, gb = numbers
+            edits = {(a, ga): -1, (b, ga): 1}
+            edits[(b, gb)] = edits.get((b, gb), 0) - 1
+            edits[(a, gb)] = edits.get((a, gb), 0) + 1
+            return table.worth(table.change(edits))
+        if verb == "sacrifice":
+            own, target, guild = numbers
+            edits = {(me, own): -1}
+            edits[(target, guild)] = edits.get((target, guild), 0) - 1
+            return table.worth(table.change(edits))
+        if verb == "exchange":
+            back, out = numbers
+            return table.worth(table.change({(me, back): -1, (me, out): 1}))
+        letter = TRICK_LETTERS.index(view["dirty_tricks"]["turn"])
+        guild = TRICK_GUILD[letter]
+        delta = 1 if verb == "plus" else -1
+        return table.worth(table.change({(numbers[0], guild): delta}))
+
+
+__all__ = ["GuildesHeuristicBot"]

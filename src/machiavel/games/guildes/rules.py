@@ -1,0 +1,823 @@
+"""Guildes rules as a pure state machine (rulings G1-G7 of shared/rules/RULINGS.md).
+
+Cards of one guild are alike, so every hand, kept pile, tableau and pile is a list of nine
+counts indexed by guild (see ``data``). Players are numbered clockwise: passing "to the
+left" gives to player + 1, "to the right" to player - 1.
+
+A round: deal (G1), drafting (G3, simultaneous), the Redistribution event if it is in
+effect, placing (G3, simultaneous unless the event "Plus de pose simultanée"), the Coup
+Tordu cards in letter order (G7), then the count (G4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from machiavel.core.contract import JsonDict, Setup, State
+from machiavel.core.rng import Rng
+from machiavel.games.guildes import actions as act
+from machiavel.games.guildes.count import count_votes
+from machiavel.games.guildes.data import (
+    COPIES,
+    DEALT,
+    DRAW,
+    EVENT_DIRECTIONS,
+    EVENT_IDS,
+    EXCHANGE,
+    FACE_DOWN,
+    GUILD_COUNT,
+    GUILD_NAMES,
+    IN_TURN,
+    ONE_LESS,
+    ONE_OR_TWO,
+    PLAYED,
+    PROTECTION,
+    REDISTRIBUTION,
+    REMOVED,
+    SACRIFICE,
+    SWAP,
+    TEN_OR_MORE,
+    TIES_IGNORED,
+    TRICK_EXCLUDED_WITH,
+    TRICK_GUILD,
+    TRICK_LETTERS,
+    TRICK_TITLES,
+)
+
+if TYPE_CHECKING:
+    from machiavel.core.contract import Game
+
+DRAFT, REDISTRIBUTE, PLACE, TRICKS, OVER = range(5)
+PHASE_NAMES = ("draft", "redistribute", "place", "tricks", "over")
+ROUNDS = 3
+GUILDS = range(GUILD_COUNT)
+
+
+def zeros() -> list[int]:
+    return [0] * GUILD_COUNT
+
+
+def guilds_in(cards: Sequence[int]) -> list[int]:
+    """The guilds of which ``cards`` holds at least one."""
+    return [g for g in GUILDS if cards[g]]
+
+
+def named(cards: Sequence[int]) -> dict[str, int]:
+    """Counts as ``{guild name: number}``, only guilds present, in the count card's order."""
+    return {GUILD_NAMES[g]: c for g, c in enumerate(cards) if c}
+
+
+def names(guilds: Sequence[int]) -> list[str]:
+    return [GUILD_NAMES[g] for g in guilds]
+
+
+def describe(cards: Sequence[int]) -> str:
+    return ", ".join(f"{c} {GUILD_NAMES[g]}" for g, c in enumerate(cards) if c) or "none"
+
+
+class GuildesState(State):
+    """A game of Guildes for 3 to 6 players."""
+
+    def __init__(self, game: Game, setup: Setup) -> None:
+        super().__init__(game, setup)
+        n = setup.players
+        self.n = n
+        self.events_on = bool(setup.options.get("events", False))
+        self.tricks_on = bool(setup.options.get("dirty_tricks", False))
+        rng = Rng(setup.seed)
+        # G1: the cards removed for this player count never enter the game.
+        self.deck = [g for g in GUILDS for _ in range(COPIES[g] - REMOVED[n][g])]
+        rng.shuffle(self.deck)
+        self.event_order = list(range(len(EVENT_IDS)))
+        rng.shuffle(self.event_order)  # one event card a round, never the same twice
+        self.rng = rng
+        self.round = -1
+        self.tableau = [zeros() for _ in range(n)]
+        self.discard = zeros()
+        self.scores_: list[float] = [0] * n
+        self.counts_log: list[JsonDict] = []
+        self.records: list[JsonDict] = []
+        self.trick_log: list[JsonDict] = []
+        self.tricks: list[int] = [-1] * n
+        self.prev_tricks: list[int] = [-1] * n
+        self._begin_round()
+
+    # ---- rounds -----------------------------------------------------------------------
+    def event_in_effect(self, event: int) -> bool:
+        """G6: without the option, the event card only gives the direction."""
+        return self.events_on and self.event == event
+
+    def _begin_round(self) -> None:
+        n = self.n
+        self.round += 1
+        self.event = self.event_order[self.round]
+        self.direction = EVENT_DIRECTIONS[self.event]
+        deal = DEALT[n]  # G1: new cards from the remaining deck every round
+        self.packets = []
+        for _ in range(n):
+            hand = zeros()
+            for _ in range(deal):
+                hand[self.deck.pop()] += 1
+            self.packets.append(hand)
+        self.packet_size = deal
+        self.kept = [zeros() for _ in range(n)]
+        self.pending: list[tuple[int, ...] | None] = [None] * n
+        self.draft_log: list[list[int]] = []
+        self.face_down: list[list[int]] = [[] for _ in range(n)]
+        self.placed_round = [zeros() for _ in range(n)]
+        self.last_reveal: list[list[int]] = [[] for _ in range(n)]
+        self.place_done = 0
+        self.place_steps = 0
+        self.place_total = PLAYED[n] - (1 if self.event_in_effect(ONE_LESS) else 0)
+        self.batch = 1
+        self.seq_first = -1
+        self.seq_index = 0
+        self.red_out = [-1] * n
+        self.red_in = [-1] * n
+        self.round_adds = zeros()
+        self.hand_discarded = [False] * n
+        self.hand_discards = [zeros() for _ in range(n)]
+        self.public_discards = zeros()
+        self.e_record = [-1, -1, -1]  # E this round: holder, card taken back, card placed
+        self.d_record = [-1, -1, -1]  # D this round: holder, card placed, card returned
+        self.modifiers: list[list[int]] = []  # F-I this round: [letter, player, +1 or -1]
+        self.drawn: list[int] = []
+        self.trick_letter = -1
+        if self.tricks_on:
+            self._deal_tricks()
+        self.phase = DRAFT
+        self.waiting: tuple[int, ...] = tuple(range(n))
+
+    def _deal_tricks(self) -> None:
+        """G7: one Coup Tordu card each, never the one a player had last round; no I at 3."""
+        cards = [c for c in range(len(TRICK_LETTERS)) if TRICK_EXCLUDED_WITH[c] != self.n]
+        self.tricks = []
+        for player in range(self.n):
+            pick = self.rng.choice([c for c in cards if c != self.prev_tricks[player]])
+            cards.remove(pick)
+            self.tricks.append(pick)
+
+    # ---- turn order -------------------------------------------------------------------
+    @property
+    def to_move(self) -> tuple[int, ...]:
+        return self.waiting
+
+    def _chose(self, player: int) -> None:
+        """A simultaneous choice is made; once everyone has chosen, all are carried out."""
+        waiting = self.waiting
+        at = waiting.index(player)
+        self.waiting = waiting[:at] + waiting[at + 1 :]
+        if self.waiting:
+            return
+        if self.phase == DRAFT:
+            self._resolve_draft()
+        elif self.phase == REDISTRIBUTE:
+            self._resolve_redistribution()
+        else:
+            self._resolve_placing()
+
+    # ---- drafting (G3) ----------------------------------------------------------------
+    def _resolve_draft(self) -> None:
+        step = [choice[0] for choice in self.pending if choice is not None]
+        self._keep_all(step)
+        self._pass_packets()
+        if self.packet_size == 1:  # the last card of each hand is simply kept
+            self._keep_all([guilds_in(packet)[0] for packet in self.packets])
+        self.pending = [None] * self.n
+        if self.packet_size == 0:
+            self._end_draft()
+        else:
+            self.waiting = tuple(range(self.n))
+
+    def _keep_all(self, step: list[int]) -> None:
+        for player, guild in enumerate(step):
+            self.packets[player][guild] -= 1
+            self.kept[player][guild] += 1
+        self.draft_log.append(step)
+        self.packet_size -= 1
+
+    def _pass_packets(self) -> None:
+        n, direction = self.n, self.direction
+        passed: list[list[int]] = [[] for _ in range(n)]
+        for player, packet in enumerate(self.packets):
+            passed[(player + direction) % n] = packet
+        self.packets = passed
+
+    def _end_draft(self) -> None:
+        if self.event_in_effect(REDISTRIBUTION):
+            self.phase = REDISTRIBUTE
+            self.waiting = tuple(range(self.n))
+        else:
+            self._start_placing()
+
+    def _resolve_redistribution(self) -> None:
+        """Event Redistribution: the given cards are shuffled and one dealt to each player."""
+        pile = []
+        for player, choice in enumerate(self.pending):
+            assert choice is not None
+            self.kept[player][choice[0]] -= 1
+            self.red_out[player] = choice[0]
+            pile.append(choice[0])
+        self.rng.shuffle(pile)
+        for player, guild in enumerate(pile):
+            self.kept[player][guild] += 1
+            self.red_in[player] = guild
+        self.pending = [None] * self.n
+        self._start_placing()
+
+    # ---- placing (G3) -----------------------------------------------------------------
+    def _start_placing(self) -> None:
+        self.phase = PLACE
+        if self.event_in_effect(IN_TURN):
+            # a player drawn at random begins, then play goes to the right (player - 1)
+            self.seq_first = self.rng.below(self.n)
+            self.seq_index = 0
+            self.waiting = (self.seq_first,)
+        else:
+            self.batch = self._batch_size()
+            self.waiting = tuple(range(self.n))
+
+    def _batch_size(self) -> int:
+        """Cards each player places at this step: 1, or 2-1-2... with 'Pose d'une ou deux'.
+
+        The book says 2 first, then 1, then 2; its 4-player example (7 cards) goes
+        1-2-1-2-1. Both agree with: alternate so that the last step is full, beginning
+        with 2 unless the total leaves 1 after whole pairs of steps.
+        """
+        if not self.event_in_effect(ONE_OR_TWO):
+            return 1
+        first = 1 if self.place_total % 3 == 1 else 2
+        size = first if self.place_steps % 2 == 0 else 3 - first
+        return min(size, self.place_total - self.place_done)
+
+    def _resolve_placing(self) -> None:
+        face_down = self.event_in_effect(FACE_DOWN)
+        last = self.place_done + self.batch >= self.place_total
+        for player, choice in enumerate(self.pending):
+            assert choice is not None
+            kept, placed = self.kept[player], self.placed_round[player]
+            for guild in choice:
+                kept[guild] -= 1
+                placed[guild] += 1
+            if face_down:  # the previous card is revealed, this one stays face down
+                revealed = self.face_down[player]
+                if last:
+                    revealed = revealed + list(choice)
+                    self.face_down[player] = []
+                else:
+                    self.face_down[player] = list(choice)
+            else:
+                revealed = list(choice)
+            tableau = self.tableau[player]
+            for guild in revealed:
+                tableau[guild] += 1
+            self.last_reveal[player] = revealed
+        self.place_done += self.batch
+        self.place_steps += 1
+        self.pending = [None] * self.n
+        if self.place_done >= self.place_total:
+            self._end_placing()
+        else:
+            self.batch = self._batch_size()
+            self.waiting = tuple(range(self.n))
+
+    def _place_in_turn(self, player: int, guild: int) -> None:
+        """Event 'Plus de pose simultanée': each in turn, the card shown at once."""
+        self.kept[player][guild] -= 1
+        self.tableau[player][guild] += 1
+        self.placed_round[player][guild] += 1
+        self.last_reveal[player] = [guild]
+        self.seq_index += 1
+        if self.seq_index == self.n:  # everyone placed: the first player moves right
+            self.seq_index = 0
+            self.place_done += 1
+            self.seq_first = (self.seq_first - 1) % self.n
+        if self.place_done >= self.place_total:
+            self._end_placing()
+        else:
+            self.waiting = ((self.seq_first - self.seq_index) % self.n,)
+
+    def _end_placing(self) -> None:
+        if self.tricks_on:
+            # G7: unplayed cards stay in hand until their owner's Coup Tordu turn.
+            self.phase = TRICKS
+            self.trick_letter = -1
+            self._next_trick()
+        else:
+            for player in range(self.n):
+                self._discard_hand(player)
+            self._count()
+
+    def _discard_hand(self, player: int) -> None:
+        hand = self.kept[player]
+        for guild in GUILDS:
+            self.discard[guild] += hand[guild]
+            self.round_adds[guild] += hand[guild]
+        self.hand_discards[player] = hand
+        self.kept[player] = zeros()
+        self.hand_discarded[player] = True
+
+    # ---- Coup Tordu (G7) --------------------------------------------------------------
+    def holder(self, letter: int) -> int:
+        """Who holds the Coup Tordu card ``letter`` this round, or -1."""
+        return self.tricks.index(letter) if letter in self.tricks else -1
+
+    def protected(self) -> int:
+        """A, Protection: its holder is immune to every other Coup Tordu card."""
+        return self.holder(PROTECTION) if self.tricks_on else -1
+
+    def targets(self) -> list[int]:
+        shielded = self.protected()
+        return [p for p in range(self.n) if p != shielded]
+
+    def _next_trick(self) -> None:
+        """The next card in letter order whose holder has a choice; then the count."""
+        while True:
+            self.trick_letter += 1
+            letter = self.trick_letter
+            if letter >= len(TRICK_LETTERS):
+                self._count()
+                return
+            holder = self.holder(letter)
+            if holder < 0:
+                continue
+            if letter == PROTECTION or not self._trick_possible(holder, letter):
+                self._discard_hand(holder)  # nothing to decide: Protection is passive
+                continue
+            self.waiting = (holder,)
+            return
+
+    def _trick_possible(self, holder: int, letter: int) -> bool:
+        tab = self.tableau
+        if letter == SWAP:
+            targets = self.targets()
+            return any(
+                len(set(guilds_in(tab[a])) | set(guilds_in(tab[b]))) >= 2
+                and any(tab[a])
+                and any(tab[b])
+                for i, a in enumerate(targets)
+                for b in targets[i + 1 :]
+            )
+        if letter == SACRIFICE:
+            own = tab[holder]
+            if not any(own[g] for g in TEN_OR_MORE):
+                return False
+            others = any(any(tab[t]) for t in self.targets() if t != holder)
+            return others or sum(own) >= 2
+        if letter == DRAW:
+            return sum(self.discard) > 0
+        if letter == EXCHANGE:
+            placed, hand = guilds_in(tab[holder]), guilds_in(self.kept[holder])
+            return any(x != y for x in placed for y in hand)
+        return True  # F-I: '+1' on oneself is always possible
+
+    def _trick_actions(self, holder: int) -> list[str]:
+        if self.drawn:
+            return [act.PLACE[g] for g in sorted(set(self.drawn))]
+        letter, tab = self.trick_letter, self.tableau
+        targets = self.targets()
+        actions = [act.PASS]
+        if letter == SWAP:
+            for i, a in enumerate(targets):
+                for b in targets[i + 1 :]:
+                    for ga in guilds_in(tab[a]):
+                        for gb in guilds_in(tab[b]):
+                            if ga != gb:
+                                actions.append(f"swap {a} {GUILD_NAMES[ga]} {b} {GUILD_NAMES[gb]}")
+        elif letter == SACRIFICE:
+            own = tab[holder]
+            for g in TEN_OR_MORE:
+                if own[g]:
+                    for t in targets:
+                        for h in guilds_in(tab[t]):
+                            if t != holder or h != g or own[g] >= 2:
+                                actions.append(f"sacrifice {GUILD_NAMES[g]} {t} {GUILD_NAMES[h]}")
+        elif letter == DRAW:
+            if sum(self.discard):
+                actions.append(act.DRAW)
+        elif letter == EXCHANGE:
+            for x in guilds_in(tab[holder]):
+                for y in guilds_in(self.kept[holder]):
+                    if x != y:
+                        actions.append(f"exchange {GUILD_NAMES[x]} {GUILD_NAMES[y]}")
+        else:
+            guild = TRICK_GUILD[letter]
+            for t in targets:
+                actions.append(f"plus {t}")
+                if tab[t][guild]:
+                    actions.append(f"minus {t}")
+        return actions
+
+    def _play_trick(self, player: int, verb: str, numbers: tuple[int, ...], action: str) -> None:
+        letter, tab = self.trick_letter, self.tableau
+        if verb == "draw":
+            self._draw_from_discard(min(2, sum(self.discard)))
+            self.trick_log.append(self._log_entry(player, action))
+            return  # the same player now places one of the drawn cards
+        if verb == "place":  # after D's draw: place one, the other goes back
+            guild = numbers[0]
+            tab[player][guild] += 1
+            self.drawn.remove(guild)
+            returned = self.drawn[0] if self.drawn else -1
+            if returned >= 0:
+                self.discard[returned] += 1
+            self.d_record = [player, guild, returned]
+            self.drawn = []
+        elif verb == "swap":
+            a, ga, b, gb = numbers
+            tab[a][ga] -= 1
+            tab[b][ga] += 1
+            tab[b][gb] -= 1
+            tab[a][gb] += 1
+        elif verb == "sacrifice":
+            own, target, guild = numbers
+            tab[player][own] -= 1
+            tab[target][guild] -= 1
+            for card in (own, guild):
+                self.discard[card] += 1
+                self.round_adds[card] += 1
+                self.public_discards[card] += 1
+        elif verb == "exchange":
+            back, out = numbers
+            tab[player][back] -= 1
+            self.kept[player][back] += 1
+            self.kept[player][out] -= 1
+            tab[player][out] += 1
+            self.e_record = [player, back, out]
+        elif verb in ("plus", "minus"):
+            self.modifiers.append([letter, numbers[0], 1 if verb == "plus" else -1])
+        self.trick_log.append(self._log_entry(player, action))
+        self._discard_hand(player)  # G7: unplayed cards go once the card is used or not
+        self._next_trick()
+
+    def _log_entry(self, player: int, action: str) -> JsonDict:
+        return {
+            "round": self.round + 1,
+            "card": TRICK_LETTERS[self.trick_letter],
+            "player": player,
+            "action": action,
+        }
+
+    def _draw_from_discard(self, how_many: int) -> None:
+        """D: the discard pile is shuffled and cards drawn from it, unseen by others."""
+        for _ in range(how_many):
+            index = self.rng.below(sum(self.discard))
+            for guild in GUILDS:
+                index -= self.discard[guild]
+                if index < 0:
+                    self.discard[guild] -= 1
+                    self.drawn.append(guild)
+                    break
+
+    # ---- the count (G4) ---------------------------------------------------------------
+    def counted_tableaux(self) -> list[list[int]]:
+        """The tableaux as counted: F-I's '+1'/'-1' are virtual cards for this count."""
+        counted = [row[:] for row in self.tableau]
+        for letter, player, delta in self.modifiers:
+            guild = TRICK_GUILD[letter]
+            counted[player][guild] = max(0, counted[player][guild] + delta)
+        return counted
+
+    def _count(self) -> None:
+        counted = self.counted_tableaux()
+        votes = count_votes(self.round, counted, self.event_in_effect(TIES_IGNORED))
+        for player, gained in enumerate(votes):
+            self.scores_[player] += gained
+        self.counts_log.append(
+            {"round": self.round + 1, "tableaux": [named(t) for t in counted], "votes": votes}
+        )
+        self.records.append(self._round_record())
+        self.prev_tricks = list(self.tricks)
+        self.modifiers = []
+        if self.round == ROUNDS - 1:
+            self.phase = OVER
+            self.waiting = ()
+        else:
+            self._begin_round()
+
+    def _round_record(self) -> JsonDict:
+        """What a finished round leaves for ``resample`` to know what each player saw."""
+        return {
+            "direction": self.direction,
+            "draft_log": self.draft_log,
+            "placed": self.placed_round,
+            "red_out": self.red_out,
+            "red_in": self.red_in,
+            "hand_discards": self.hand_discards,
+            "public_discards": self.public_discards,
+            "e": self.e_record,
+            "d": self.d_record,
+        }
+
+    def card_totals(self) -> list[int]:
+        """Every guild card of the game wherever it is (for checks: always G1's deck)."""
+        total = self.discard[:]
+        for card in self.deck + self.drawn:
+            total[card] += 1
+        for player in range(self.n):
+            for cards in (self.packets[player], self.kept[player], self.tableau[player]):
+                for guild in GUILDS:
+                    total[guild] += cards[guild]
+            for card in self.face_down[player]:
+                total[card] += 1
+        return total
+
+    # ---- the contract -----------------------------------------------------------------
+    def normalize_action(self, action: str) -> str:
+        if action in act.SIMPLE:
+            return action
+        return act.normalize(action)
+
+    def _is_legal(self, player: int, action: str) -> bool:
+        """The frequent actions answered from the counts; the rest from the legal list."""
+        listed = self._legal_cache.get(player)
+        if listed is not None and len(listed) < 16:  # just listed: a short scan is quickest
+            return action in listed
+        simple = act.SIMPLE.get(action)
+        phase = self.phase
+        if simple is None or phase == TRICKS:
+            return super()._is_legal(player, action)
+        verb, guilds = simple
+        if phase == DRAFT:
+            return verb == "keep" and self.packets[player][guilds[0]] > 0
+        kept = self.kept[player]
+        if phase == REDISTRIBUTE:
+            return verb == "discard" and kept[guilds[0]] > 0
+        if verb != "place" or len(guilds) != self.batch:  # batch is 1 when placing in turn
+            return False
+        if len(guilds) == 2 and guilds[0] == guilds[1]:
+            return kept[guilds[0]] >= 2
+        return all(kept[g] > 0 for g in guilds)
+
+    def _legal(self, player: int) -> list[str]:
+        phase = self.phase
+        if phase == DRAFT:
+            return [a for a, c in zip(act.KEEP, self.packets[player], strict=True) if c]
+        kept = self.kept[player]
+        if phase == REDISTRIBUTE:
+            return [a for a, c in zip(act.DISCARD, kept, strict=True) if c]
+        if phase == PLACE:
+            if self.batch == 1:
+                return [a for a, c in zip(act.PLACE, kept, strict=True) if c]
+            held = guilds_in(kept)
+            return [
+                act.PLACE_PAIR[a][b]
+                for i, a in enumerate(held)
+                for b in held[i:]
+                if a != b or kept[a] >= 2
+            ]
+        return self._trick_actions(player)
+
+    def _play(self, player: int, action: str) -> None:
+        simple = act.SIMPLE.get(action)
+        verb, numbers = simple if simple is not None else act.parse(action)
+        phase = self.phase
+        if phase == TRICKS:
+            self._play_trick(player, verb, numbers, action)
+        elif phase == PLACE and self.seq_first >= 0:
+            self._place_in_turn(player, numbers[0])
+        else:
+            self.pending[player] = numbers
+            self._chose(player)
+
+    def explain_illegal(self, player: int, action: str) -> str:
+        try:
+            verb, numbers = act.parse(action)
+        except act.ActionError as error:
+            return f"{error}; {self._what_now(player)}"
+        phase = self.phase
+        if phase == DRAFT:
+            if verb != "keep":
+                return f"now is the drafting: {self._what_now(player)}"
+            return (
+                f"the hand you draft from has no {GUILD_NAMES[numbers[0]]} "
+                f"(it holds {describe(self.packets[player])})"
+            )
+        if phase == REDISTRIBUTE:
+            if verb != "discard":
+                return f"now is the Redistribution event: {self._what_now(player)}"
+            return (
+                f"you have no {GUILD_NAMES[numbers[0]]} (your cards: {describe(self.kept[player])})"
+            )
+        if phase == PLACE:
+            if verb != "place":
+                return f"now is the placing: {self._what_now(player)}"
+            if len(numbers) != self.batch:
+                return f"place exactly {self.batch} card(s) at this step"
+            wanted = zeros()
+            for guild in numbers:
+                wanted[guild] += 1
+            short = next(g for g in GUILDS if wanted[g] > self.kept[player][g])
+            many = "enough" if wanted[short] > 1 else "any"
+            return (
+                f"you do not hold {many} {GUILD_NAMES[short]} "
+                f"(your kept cards: {describe(self.kept[player])})"
+            )
+        return self._explain_trick(player, verb, numbers)
+
+    def describe(self, player: int, action: str, viewer: int | None) -> str:
+        """Simultaneous choices are face down: others only learn that a choice was made."""
+        if viewer == player or self.phase == TRICKS:
+            return f"player {player}: {action}"
+        if self.phase == DRAFT:
+            return f"player {player} keeps a card"
+        if self.phase == REDISTRIBUTE:
+            return f"player {player} gives a card to the Redistribution pile"
+        if self.phase == PLACE and self.seq_first < 0:
+            cards = "a card" if self.batch == 1 else f"{self.batch} cards"
+            return f"player {player} places {cards} face down"
+        return f"player {player}: {action}"
+
+    def _what_now(self, player: int) -> str:
+        phase = self.phase
+        if phase == DRAFT:
+            return f"keep one card with 'keep <guild>' (hand: {describe(self.packets[player])})"
+        if phase == REDISTRIBUTE:
+            return f"give one card with 'discard <guild>' (cards: {describe(self.kept[player])})"
+        if phase == PLACE:
+            what = "'place <guild>'" if self.batch == 1 else "'place <guild> <guild>'"
+            return f"place with {what} (cards: {describe(self.kept[player])})"
+        if phase == TRICKS:
+            if self.drawn:
+                return f"place one of the drawn cards: {', '.join(names(self.drawn))}"
+            letter = self.trick_letter
+            return (
+                f"your Coup Tordu card is {TRICK_LETTERS[letter]} ({TRICK_TITLES[letter]}): "
+                f"write 'pass' or for example '{_TRICK_EXAMPLES[letter]}'"
+            )
+        return "the game is over"
+
+    def _explain_trick(self, player: int, verb: str, numbers: tuple[int, ...]) -> str:
+        if self.drawn:
+            return self._what_now(player)
+        letter = self.trick_letter
+        if verb not in _TRICK_VERBS[letter]:
+            return self._what_now(player)
+        shielded = self.protected()
+        players = [numbers[i] for i in _PLAYER_ARGS.get(verb, ())]
+        for target in players:
+            if target >= self.n:
+                return f"there is no player {target} (players are 0 to {self.n - 1})"
+            if target == shielded:
+                return f"player {target} holds Protection (A): no Coup Tordu can touch them"
+        if verb == "draw":
+            return "the discard pile is empty: there is nothing to draw"
+        if verb == "minus":
+            guild = GUILD_NAMES[TRICK_GUILD[letter]]
+            return f"player {numbers[0]} has no {guild} to take one away from"
+        if verb == "sacrifice" and numbers[0] not in TEN_OR_MORE:
+            return "only Bourgeois, Chevaliers, Nobles, Prêtres or Alchimistes can be sacrificed"
+        if verb in ("swap", "exchange") and numbers[-1] == numbers[1 if verb == "swap" else 0]:
+            return "exchanging two cards of the same guild would change nothing"
+        return "a tableau does not hold the cards named: " + self._what_now(player)
+
+    @property
+    def scores(self) -> list[float]:
+        return list(self.scores_)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """G5: the highest total after round 3; a tie is a shared win."""
+        if self.phase != OVER:
+            return ()
+        best = max(self.scores_)
+        return tuple(p for p, s in enumerate(self.scores_) if s == best)
+
+    def _view(self, player: int | None) -> JsonDict:
+        from machiavel.games.guildes.views import view
+
+        return view(self, player)
+
+    def resample(self, player: int, rng: Rng) -> GuildesState:
+        from machiavel.games.guildes.hidden import resample
+
+        self._check_player(player)
+        return resample(self, player, rng)
+
+    def _snapshot(self) -> JsonDict:
+        return {name: _plain(getattr(self, name)) for name in _FIELDS} | {"rng": self.rng.state}
+
+    def _copy_into(self, other: State) -> None:
+        assert isinstance(other, GuildesState)
+        o = other.__dict__
+        o.update(
+            n=self.n,
+            events_on=self.events_on,
+            tricks_on=self.tricks_on,
+            rng=self.rng.clone(),
+            round=self.round,
+            event=self.event,
+            direction=self.direction,
+            event_order=self.event_order,  # never changed in place
+            phase=self.phase,
+            waiting=self.waiting,
+            deck=self.deck[:],
+            packets=[p[:] for p in self.packets],
+            packet_size=self.packet_size,
+            kept=[k[:] for k in self.kept],
+            pending=self.pending[:],
+            draft_log=self.draft_log[:],  # rows are never changed in place
+            tableau=[t[:] for t in self.tableau],
+            face_down=[f[:] for f in self.face_down],
+            placed_round=[p[:] for p in self.placed_round],
+            last_reveal=self.last_reveal[:],  # rows are replaced, never changed
+            place_done=self.place_done,
+            place_steps=self.place_steps,
+            place_total=self.place_total,
+            batch=self.batch,
+            seq_first=self.seq_first,
+            seq_index=self.seq_index,
+            red_out=self.red_out[:],
+            red_in=self.red_in[:],
+            discard=self.discard[:],
+            round_adds=self.round_adds[:],
+            hand_discarded=self.hand_discarded[:],
+            hand_discards=self.hand_discards[:],  # rows are replaced, never changed
+            public_discards=self.public_discards[:],
+            e_record=self.e_record[:],
+            d_record=self.d_record[:],
+            records=self.records[:],
+            scores_=self.scores_[:],
+            counts_log=self.counts_log[:],
+            trick_log=self.trick_log[:],
+            tricks=self.tricks[:],
+            prev_tricks=self.prev_tricks[:],
+            trick_letter=self.trick_letter,
+            drawn=self.drawn[:],
+            modifiers=self.modifiers[:],  # entries are never changed in place
+        )
+
+
+_FIELDS = (
+    "round",
+    "event",
+    "direction",
+    "event_order",
+    "phase",
+    "waiting",
+    "deck",
+    "packets",
+    "packet_size",
+    "kept",
+    "pending",
+    "draft_log",
+    "tableau",
+    "face_down",
+    "placed_round",
+    "last_reveal",
+    "place_done",
+    "place_steps",
+    "place_total",
+    "batch",
+    "seq_first",
+    "seq_index",
+    "red_out",
+    "red_in",
+    "discard",
+    "round_adds",
+    "hand_discarded",
+    "hand_discards",
+    "public_discards",
+    "e_record",
+    "d_record",
+    "records",
+    "scores_",
+    "counts_log",
+    "trick_log",
+    "tricks",
+    "prev_tricks",
+    "trick_letter",
+    "drawn",
+    "modifiers",
+)
+
+_TRICK_EXAMPLES = {
+    SWAP: "swap 0 Nobles 2 Milice",
+    SACRIFICE: "sacrifice Nobles 2 Milice",
+    DRAW: "draw",
+    EXCHANGE: "exchange Nobles Milice",
+}
+for _letter in range(5, len(TRICK_LETTERS)):
+    _TRICK_EXAMPLES[_letter] = "plus 0"
+_TRICK_VERBS: dict[int, tuple[str, ...]] = {
+    SWAP: ("pass", "swap"),
+    SACRIFICE: ("pass", "sacrifice"),
+    DRAW: ("pass", "draw"),
+    EXCHANGE: ("pass", "exchange"),
+}
+for _letter in range(5, len(TRICK_LETTERS)):
+    _TRICK_VERBS[_letter] = ("pass", "plus", "minus")
+_PLAYER_ARGS = {"swap": (0, 2), "sacrifice": (1,), "plus": (0,), "minus": (0,)}
+
+
+def _plain(value: Any) -> Any:
+    """JSON-shaped data: tuples become lists (a snapshot is compared with parsed JSON)."""
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+__all__ = ["DRAFT", "OVER", "PHASE_NAMES", "PLACE", "REDISTRIBUTE", "TRICKS", "GuildesState"]

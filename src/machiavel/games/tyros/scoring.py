@@ -1,0 +1,119 @@
+"""Scoring (ruling Y8): empires ranked by size, control by city or by ship, bonuses, ties."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from machiavel.games.tyros.board import BOARD, CELL_COUNT
+from machiavel.games.tyros.cards import COLOURS
+
+CITY_POINTS = (12, 10, 9, 8)  # Y8: by the empire's rank, largest first
+SHIP_POINTS = (6, 5, 4, 3)
+ALL_EMPIRES_BONUS = 7  # Y8: the first player with a city in each of the 4 empires
+MAJORITY_BONUS = 7  # Y8: most cities in an empire, no tie
+
+NODE_CELL = BOARD.node_cell
+
+
+@dataclass
+class ScoreSheet:
+    """Current points of every player, with the parts that make them up."""
+
+    sizes: list[int]  # cells per empire colour
+    ranking: list[int]  # colours, largest empire first (Y8 tie-break by colour order)
+    city: list[int]
+    ship: list[int]
+    majority: list[int]
+    bonus: list[int]
+    largest_empire: list[int]  # points scored in the largest empire (Y8 tie-break)
+
+    @property
+    def totals(self) -> list[int]:
+        return [
+            c + s + m + b
+            for c, s, m, b in zip(self.city, self.ship, self.majority, self.bonus, strict=True)
+        ]
+
+
+def empire_sizes(markers: list[int]) -> list[int]:
+    sizes = [0] * len(COLOURS)
+    for colour in markers:
+        if colour >= 0:
+            sizes[colour] += 1
+    return sizes
+
+
+def rank_empires(sizes: list[int]) -> list[int]:
+    """Colours by size, largest first; equal sizes: orange > yellow > green > violet (Y8)."""
+    return sorted(range(len(COLOURS)), key=lambda c: (-sizes[c], c))
+
+
+def ship_owners(players: int, ships: list[list[int]]) -> list[int]:
+    """Per cell: the only player with ships there, -1 for none, -2 for several."""
+    owner = [-1] * CELL_COUNT
+    for player in range(players):
+        for node in ships[player]:
+            cell = NODE_CELL[node]
+            if owner[cell] == -1:
+                owner[cell] = player
+            elif owner[cell] != player:
+                owner[cell] = -2
+    return owner
+
+
+def score_board(
+    players: int,
+    markers: list[int],
+    cities: list[int],
+    ships: list[list[int]],
+    bonus_owner: int,
+) -> ScoreSheet:
+    sizes = empire_sizes(markers)
+    ranking = rank_empires(sizes)
+    rank_of = [0] * len(COLOURS)
+    for rank, colour in enumerate(ranking):
+        rank_of[colour] = rank
+    largest = ranking[0]
+    city = [0] * players
+    ship = [0] * players
+    majority = [0] * players
+    bonus = [0] * players
+    in_largest = [0] * players
+    cities_in = [[0] * players for _ in COLOURS]
+    owners = ship_owners(players, ships)
+    for cell in range(CELL_COUNT):
+        colour = markers[cell]
+        if colour < 0:
+            continue  # no empire: nothing to score (Tyros before its marker)
+        owner = cities[cell]
+        if owner >= 0:
+            points = CITY_POINTS[rank_of[colour]]
+            city[owner] += points
+            cities_in[colour][owner] += 1
+        elif owners[cell] >= 0:
+            owner = owners[cell]  # ships of exactly one player, no city
+            points = SHIP_POINTS[rank_of[colour]]
+            ship[owner] += points
+        else:
+            continue
+        if colour == largest:
+            in_largest[owner] += points
+    for colour, counts in enumerate(cities_in):
+        best = max(counts)
+        if best > 0 and counts.count(best) == 1:  # most cities, no tie (Y8)
+            winner = counts.index(best)
+            majority[winner] += MAJORITY_BONUS
+            if colour == largest:
+                in_largest[winner] += MAJORITY_BONUS
+    if bonus_owner >= 0:
+        bonus[bonus_owner] += ALL_EMPIRES_BONUS
+    return ScoreSheet(sizes, ranking, city, ship, majority, bonus, in_largest)
+
+
+def winners_of(sheet: ScoreSheet) -> tuple[int, ...]:
+    """Most points; tie: most points in the largest empire; then a shared win (Y8)."""
+    totals = sheet.totals
+    best = max(totals)
+    tied = [p for p, t in enumerate(totals) if t == best]
+    top = max(sheet.largest_empire[p] for p in tied)
+    return tuple(p for p in tied if sheet.largest_empire[p] == top)
