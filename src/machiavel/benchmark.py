@@ -16,14 +16,20 @@ class BenchResult:
     players: int
     games: int
     actions: int
+    turns: int
     seconds: float
     legal_calls: int
     legal_seconds: float
     ismcts_per_second: float = 0.0
+    opening_legal_microseconds: float = 0.0
 
     @property
     def games_per_second(self) -> float:
         return self.games / self.seconds
+
+    @property
+    def turns_per_second(self) -> float:
+        return self.turns / self.seconds
 
     @property
     def actions_per_second(self) -> float:
@@ -44,12 +50,13 @@ def bench_game(game_id: str, players: int | None, seconds: float, seed: int = 1)
     spec = game(game_id)
     count = default_players(spec) if players is None else players
     rng = Rng(seed)
-    finished = actions = legal_calls = 0
+    finished = actions = turns = legal_calls = 0
     legal_seconds = 0.0
     clock = time.perf_counter
     start = clock()
     while clock() - start < seconds or finished == 0:
         state = spec.new(count, seed=rng.next_u64())
+        previous = -1
         while not state.is_over:
             waiting = state.to_move
             player = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
@@ -59,9 +66,25 @@ def bench_game(game_id: str, players: int | None, seconds: float, seed: int = 1)
             legal_calls += 1
             state.apply(player, rng.choice(legal))
             actions += 1
+            # A turn is a run of actions by one player (a Djambi kill and its corpse).
+            turns += player != previous
+            previous = player
         finished += 1
     elapsed = clock() - start
-    return BenchResult(game_id, count, finished, actions, elapsed, legal_calls, legal_seconds)
+    return BenchResult(
+        game_id, count, finished, actions, turns, elapsed, legal_calls, legal_seconds
+    )
+
+
+def bench_opening_legal(game_id: str, calls: int = 2000, seed: int = 1) -> float:
+    """Mean microseconds to list the legal actions of a game's first position (uncached)."""
+    spec = game(game_id)
+    state = spec.new(default_players(spec), seed=seed)
+    player = state.to_move[0]
+    start = time.perf_counter()
+    for _ in range(calls):
+        state._legal(player)  # the computation itself, without the per-version cache
+    return 1e6 * (time.perf_counter() - start) / calls
 
 
 def bench_ismcts(game_id: str, seconds: float, seed: int = 1) -> float:
@@ -80,5 +103,6 @@ def bench_all(seconds: float, only: list[str] | None = None) -> list[BenchResult
     for game_id in only or list(games()):
         result = bench_game(game_id, None, seconds)
         result.ismcts_per_second = bench_ismcts(game_id, min(seconds, 2.0))
+        result.opening_legal_microseconds = bench_opening_legal(game_id)
         results.append(result)
     return results

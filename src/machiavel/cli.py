@@ -70,6 +70,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--option", type=parse_option, action="append", default=[], metavar="NAME=VALUE"
     )
 
+    serve = commands.add_parser("serve", help="run the web server (tables, bots, storage)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument(
+        "--database",
+        help="database URL (default: $MACHIAVEL_DATABASE_URL, else sqlite:///machiavel.db)",
+    )
+    serve.add_argument("--bot-workers", type=int, help="bot worker processes (default: cores)")
+
     commands.add_parser("games", help="list the games")
     return parser
 
@@ -87,6 +96,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "arena":
             return arena(args)
+        if args.command == "serve":
+            from machiavel.server.run import serve
+
+            return serve(args.host, args.port, args.database, args.bot_workers)
         for game_id in games():
             spec = game(game_id)
             print(f"{game_id:<8} {spec.title}, {spec.min_players}-{spec.max_players} players")
@@ -248,18 +261,21 @@ def print_bench(results: list[BenchResult], seconds: float, only: list[str] | No
     from rich.table import Table
 
     table = Table(title="machiavel bench: random play on one core")
-    for column in ["game", "players", "games/s", "actions/s", "mean legal_actions", "ISMCTS it/s"]:
+    columns = ["game", "players", "games/s", "turns/s", "actions/s", "legal_actions mean"]
+    for column in [*columns, "legal_actions at start", "ISMCTS it/s"]:
         table.add_column(column, justify="right" if column != "game" else "left")
     for r in results:
         table.add_row(
             r.game,
             str(r.players),
             f"{r.games_per_second:,.1f}",
+            f"{r.turns_per_second:,.0f}",
             f"{r.actions_per_second:,.0f}",
             f"{r.mean_legal_microseconds:,.1f} µs",
+            f"{r.opening_legal_microseconds:,.1f} µs",
             f"{r.ismcts_per_second:,.0f}",
         )
-    console = Console()
+    console = Console(width=max(120, Console().width))
     console.print(table)
     flags = f" --seconds {seconds:g}" + "".join(f" --game {g}" for g in only or [])
     console.print(f"Reproduce with: machiavel bench{flags}")
