@@ -1,4 +1,4 @@
-# Two commands on a fresh machine: `make run` (play) and `make test` (install test tools, run everything).
+# Two commands on a fresh machine: `make run` (the web server) and `make test` (install test tools and services, run everything).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/machiavel play tyrus
+	$(BIN)/machiavel serve
 
 test: $(STAMP) lint typecheck unit
 
@@ -27,6 +27,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
+	bash scripts/ensure-services.sh
 	$(BIN)/pytest -n 2
 
 bench: $(STAMP)

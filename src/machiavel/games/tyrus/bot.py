@@ -18,8 +18,8 @@ from machiavel.games.tyrus.rules import (
     BLOCKED_BY,
     ELECTED,
     KINDS,
-    TILES,
     TILES_PER_ELECTION,
+    VALUE,
     tile_profession,
     tile_value,
 )
@@ -108,14 +108,15 @@ def read_situation(view: JsonDict, me: int) -> Situation:
 
 def _unseen_means(view: JsonDict, opponent: int) -> dict[str, float]:
     """Mean value of the opponent's tiles of each profession not yet seen in a tally."""
-    seen = {
-        t["tile"] for tally in view["tallies"] for t in tally["tiles"] if t["player"] == opponent
-    }
-    means: dict[str, float] = {}
-    for profession in "SMP":
-        values = [tile_value(t) for t in TILES if t[0] == profession and t not in seen]
-        means[profession] = sum(values) / len(values) if values else 0.0
-    return means
+    totals = {"S": 55, "M": 55, "P": 55}  # 1 + 2 + ... + 10
+    counts = {"S": 10, "M": 10, "P": 10}
+    for tally in view["tallies"]:
+        for entry in tally["tiles"]:
+            if entry["player"] == opponent:
+                tile = entry["tile"]
+                totals[tile[0]] -= VALUE[tile]
+                counts[tile[0]] -= 1
+    return {p: totals[p] / counts[p] if counts[p] else 0.0 for p in totals}
 
 
 def _losing_is_fatal(view: JsonDict, opponent: int) -> bool:

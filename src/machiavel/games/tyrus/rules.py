@@ -36,8 +36,11 @@ STREAK_TO_WIN = 3  # T8
 WINS_TO_WIN = 5  # T8
 
 
+VALUE = {tile: int(tile[1:]) for tile in TILES}
+
+
 def tile_value(tile: str) -> int:
-    return int(tile[1:])
+    return VALUE[tile]
 
 
 def tile_profession(tile: str) -> str:

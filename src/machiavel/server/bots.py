@@ -1,0 +1,186 @@
+"""Bot moves, computed in worker processes so that no request ever waits on a bot.
+
+A worker is handed a ``Seat`` (all a bot may know) of a copy of the state and the bot's
+level; it answers with an action, which then goes through the same accept path as a
+person's. Each move gets a fresh bot seeded from the game's seed, the seat and the
+version, so a bot's choices do not depend on when the server was restarted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+from machiavel.bots import bot
+from machiavel.bots.random_bot import RandomBot
+from machiavel.core.contract import Seat
+from machiavel.core.rng import Rng
+
+logger = logging.getLogger("machiavel.server")
+
+_MASK64 = (1 << 64) - 1
+
+
+def move_seed(game_seed: int, player: int, version: int) -> int:
+    """A bot's seed for one move, mixed so that neighbouring moves do not correlate."""
+    return Rng((game_seed * 1_000_003 + player * 10_007 + version) & _MASK64).next_u64()
+
+
+def choose_move(level: str, seed: int, seat: Seat, params: dict[str, Any]) -> str:
+    """Run in a worker: one move of a bot of ``level`` for ``seat``."""
+    chooser = bot(level, seed, **params)
+    try:
+        return chooser.choose(seat)
+    finally:
+        close = getattr(chooser, "close", None)
+        if callable(close):  # ISMCTS on several cores keeps a pool of its own
+            close()
+
+
+def fallback_move(seed: int, seat: Seat) -> str:
+    """A random legal move, for when a bot fails: a broken bot must not block a game."""
+    return RandomBot(seed).choose(seat)
+
+
+def default_workers() -> int:
+    return max(2, os.cpu_count() or 2)
+
+
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    """Workers forked from a clean server process (no threads of ours are inherited)."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["machiavel.bots", "machiavel.server.bots"])
+    return ProcessPoolExecutor(workers, mp_context=context)
+
+
+@dataclass(eq=False)
+class BotJob:
+    game_id: str
+    player: int
+    version: int  # the version its action will be offered at (kept fresh, see below)
+    legal: list[str]
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+
+class BotRunner:
+    """Schedules bot moves and hands their actions back through ``deliver``."""
+
+    def __init__(
+        self,
+        deliver: Callable[[BotJob, str], Awaitable[None]],
+        executor: Executor | None = None,
+        workers: int | None = None,
+        params: dict[str, dict[str, Any]] | None = None,
+    ) -> None:
+        self._deliver = deliver
+        self._executor = executor
+        self._owns_executor = executor is None
+        self._workers = workers or default_workers()
+        self._params = params or {}
+        self.pending: dict[tuple[str, int], BotJob] = {}
+        self.moves_computed = 0
+
+    def _pool(self) -> Executor:
+        if self._executor is None:
+            self._executor = process_pool(self._workers)
+        return self._executor
+
+    def refresh(
+        self,
+        game_id: str,
+        to_move: tuple[int, ...],
+        legal_of: Callable[[int], list[str]],
+        version: int,
+    ) -> None:
+        """After a change, keep each pending job whose decision is still the same one.
+
+        A bot thinking while another seat acts (simultaneous choices) would otherwise be
+        refused as stale and think again for nothing. Its job stays good, and moves to
+        the new version, if its seat is still to move with exactly the same legal
+        actions: it then chose with no more than it may know now. Otherwise it is dropped.
+        """
+        for (gid, player), job in list(self.pending.items()):
+            if gid != game_id:
+                continue
+            if player in to_move and legal_of(player) == job.legal:
+                job.version = version
+            else:
+                self.drop(job)
+
+    def schedule(
+        self,
+        game_id: str,
+        player: int,
+        version: int,
+        seat: Seat,
+        legal: list[str],
+        level: str,
+        seed: int,
+    ) -> None:
+        """Start computing a move unless this seat already has one coming."""
+        key = (game_id, player)
+        if key in self.pending:
+            return
+        job = BotJob(game_id, player, version, legal)
+        self.pending[key] = job
+        job.task = asyncio.get_running_loop().create_task(self._run(job, level, seed, seat))
+
+    def drop(self, job: BotJob) -> None:
+        key = (job.game_id, job.player)
+        if self.pending.get(key) is job:
+            del self.pending[key]
+        if job.task is not None and job.task is not asyncio.current_task():
+            job.task.cancel()
+
+    def is_current(self, job: BotJob) -> bool:
+        return self.pending.get((job.game_id, job.player)) is job
+
+    def forget_game(self, game_id: str) -> None:
+        for (gid, _), job in list(self.pending.items()):
+            if gid == game_id:
+                self.drop(job)
+
+    async def _run(self, job: BotJob, level: str, seed: int, seat: Seat) -> None:
+        loop = asyncio.get_running_loop()
+        params = self._params.get(level, {})
+        try:
+            try:
+                action = await loop.run_in_executor(
+                    self._pool(), choose_move, level, seed, seat, params
+                )
+            except BrokenProcessPool:
+                logger.warning("bot workers died; starting new ones")
+                self._reset_pool()
+                action = await loop.run_in_executor(
+                    self._pool(), choose_move, level, seed, seat, params
+                )
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("bot %s failed in game %s; playing at random", level, job.game_id)
+            action = fallback_move(seed, seat)
+        self.moves_computed += 1
+        if self.is_current(job):
+            await self._deliver(job, action)
+
+    def _reset_pool(self) -> None:
+        if self._owns_executor and self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+    async def close(self) -> None:
+        tasks = [job.task for job in self.pending.values() if job.task is not None]
+        self.pending.clear()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if self._owns_executor and self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None

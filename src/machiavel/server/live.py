@@ -1,0 +1,225 @@
+"""A game held in memory: its record, its state, its log in words and its watchers.
+
+Everything a seat receives is built here, from ``state.view(seat)``,
+``state.legal_actions(seat)`` and log lines that ``state.describe`` wrote for that seat,
+so that no payload carries what its seat may not see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from machiavel.core.contract import Game, JsonDict, Setup, State
+from machiavel.core.errors import CorruptState, IllegalAction, InvalidSetup
+from machiavel.server.storage import GameRecord
+
+logger = logging.getLogger("machiavel.server")
+
+Viewer = int | None  # a player number, or None for a spectator
+MAX_QUEUED_PUSHES = 64
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class LogLines:
+    """The log line of one action as each viewer saw it; one string when all saw the same."""
+
+    __slots__ = ("lines",)
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        first = lines[0]
+        self.lines: tuple[str, ...] = (
+            (first,) if all(line == first for line in lines) else tuple(lines)
+        )
+
+    def for_viewer(self, viewer: Viewer, players: int) -> str:
+        if len(self.lines) == 1:
+            return self.lines[0]
+        return self.lines[players if viewer is None else viewer]
+
+
+def describe_for_all(state: State, player: int, action: str) -> LogLines:
+    """How the action about to be played reads for each player, then for spectators.
+
+    An engine that cannot describe an action gets a neutral line: a log line must never be
+    the reason a legal action is refused, nor leak what ``describe`` would have hidden.
+    """
+    viewers: list[Viewer] = [*range(state.players), None]
+    try:
+        return LogLines([state.describe(player, action, v) for v in viewers])
+    except Exception:  # the action may be malformed: apply() will say why
+        return LogLines([f"player {player} played"])
+
+
+@dataclass(eq=False)
+class Connection:
+    """One WebSocket watching a game, with the queue of texts its sender task writes out."""
+
+    viewer: Viewer
+    queue: asyncio.Queue[str | None] = field(
+        default_factory=lambda: asyncio.Queue(MAX_QUEUED_PUSHES)
+    )
+    log_sent: int = 0  # log lines this client holds once its queue is written out
+    closing: tuple[int, str] | None = None  # code and reason once it must be closed
+
+    def push(self, text: str | None) -> None:
+        if self.queue.full():  # never block the game on a client; replies may be dropped
+            self.queue.get_nowait()
+        self.queue.put_nowait(text)
+
+    def close(self, code: int, reason: str) -> None:
+        self.closing = (code, reason)
+        self.push(None)
+
+
+class LiveGame:
+    """A loaded game. Mutated only with ``lock`` held."""
+
+    def __init__(self, record: GameRecord, state: State, log: list[LogLines]) -> None:
+        self.record = record
+        self.state = state
+        self.log = log
+        self.lock = asyncio.Lock()
+        self.connections: set[Connection] = set()
+        self.dead = False  # dropped from memory (failed write, eviction): load it again
+        self._bases: dict[Viewer, tuple[JsonDict, str]] = {}
+        self._texts: dict[tuple[Viewer, int], str] = {}
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    # ---- seats ----------------------------------------------------------------------
+    def player_of(self, token: str) -> int | None:
+        """The seat a token opens, or None."""
+        digest = hash_token(token)
+        found = None
+        for seat in self.record.seats:  # compare with every seat: no early exit to time
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+                found = seat.player
+        return found
+
+    def bot_level(self, player: int) -> str | None:
+        seat = self.record.seats[player]
+        return seat.level if seat.kind == "bot" else None
+
+    # ---- playing --------------------------------------------------------------------
+    def play(self, player: int, action: str) -> str:
+        """Apply an action and log it (``IllegalAction`` if refused); its canonical spelling."""
+        state = self.state
+        lines = describe_for_all(state, player, state.normalize_action(action))
+        state.apply(player, action)
+        self.log.append(lines)
+        self.changed()
+        return state.history[-1][1]
+
+    def changed(self) -> None:
+        self._bases.clear()
+        self._texts.clear()
+
+    # ---- what a viewer receives -----------------------------------------------------
+    def payload(self, viewer: Viewer, log_from: int = 0) -> JsonDict:
+        """The state as ``viewer`` sees it, with the log lines from number ``log_from`` on."""
+        start = self._log_start(log_from)
+        data = dict(self._base(viewer)[0])
+        data["log_start"] = start
+        data["log"] = self._log_lines(viewer, start)
+        return data
+
+    def payload_text(self, viewer: Viewer, log_from: int = 0) -> str:
+        """``payload`` as JSON text, built once per viewer and change."""
+        start = self._log_start(log_from)
+        key = (viewer, start)
+        text = self._texts.get(key)
+        if text is None:
+            base = self._base(viewer)[1]
+            lines = json.dumps(self._log_lines(viewer, start), separators=(",", ":"))
+            text = f'{base[:-1]},"log_start":{start},"log":{lines}}}'
+            self._texts[key] = text
+        return text
+
+    def _log_start(self, log_from: int) -> int:
+        return log_from if 0 <= log_from <= len(self.log) else 0
+
+    def _log_lines(self, viewer: Viewer, start: int) -> list[str]:
+        players = self.state.players
+        return [entry.for_viewer(viewer, players) for entry in self.log[start:]]
+
+    def _base(self, viewer: Viewer) -> tuple[JsonDict, str]:
+        cached = self._bases.get(viewer)
+        if cached is None:
+            data = build_payload(self, viewer)
+            cached = (data, json.dumps(data, separators=(",", ":")))
+            self._bases[viewer] = cached
+        return cached
+
+    # ---- pushes ---------------------------------------------------------------------
+    def send(self, connection: Connection, log_from: int | None = None) -> None:
+        """Queue the current state for one connection: the log lines it lacks, or all of
+        them if its queue overflowed (a lagging client then gets one complete state)."""
+        start = connection.log_sent if log_from is None else log_from
+        if connection.queue.full():
+            while not connection.queue.empty():
+                connection.queue.get_nowait()
+            start = 0
+        connection.push(self.payload_text(connection.viewer, start))
+        connection.log_sent = len(self.log)
+
+    def publish(self) -> None:
+        """Queue the current state for every connection, each its own viewer's."""
+        for connection in list(self.connections):
+            self.send(connection)
+
+
+def build_payload(live: LiveGame, viewer: Viewer) -> JsonDict:
+    """The response shape of issue 7 plus ``id``, ``game``, ``player``, ``seats``.
+
+    The log lines (``log_start``, ``log``) are added by ``LiveGame.payload``.
+    """
+    state = live.state
+    return {
+        "id": live.id,
+        "game": live.record.game,
+        "version": state.version,
+        "view": state.view(viewer),
+        "to_move": list(state.to_move),
+        "legal_actions": state.legal_actions(viewer) if viewer is not None else [],
+        "is_over": state.is_over,
+        "winners": list(state.winners),
+        "player": viewer,
+        "seats": [seat.public() for seat in live.record.seats],
+    }
+
+
+def rebuild(spec: Game, record: GameRecord, actions: Sequence[tuple[int, str]]) -> LiveGame:
+    """Replay a stored game from its setup, writing the log as it goes."""
+    setup = Setup(record.game, record.players, record.seed, record.options)
+    try:
+        state = spec.state_from_setup(setup)
+    except InvalidSetup as error:
+        raise CorruptState(f"game {record.id}: the stored setup is invalid: {error}") from error
+    log: list[LogLines] = []
+    for number, (player, action) in enumerate(actions, start=1):
+        lines = describe_for_all(state, player, action)
+        try:
+            state.apply(player, action)
+        except IllegalAction as error:
+            raise CorruptState(
+                f"game {record.id}: stored action #{number} ({action!r} by player {player}) "
+                f"is illegal: {error}"
+            ) from error
+        log.append(lines)
+    return LiveGame(record, state, log)

@@ -1,0 +1,108 @@
+"""Request bodies (validated) and response shapes (for the OpenAPI page at /docs)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatIn(Strict):
+    kind: Literal["human", "bot"] = Field(description="a person's seat or a bot's")
+    level: StrictStr | None = Field(None, description="a bot's level: easy, medium, hard, expert")
+    name: StrictStr | None = Field(None, description="display name; a named human seat is taken")
+
+
+class CreateGameIn(Strict):
+    game: StrictStr = Field(description="game id: tyrus, djambi, guildes, tyros")
+    players: StrictInt | None = Field(None, description="number of players (default: seats)")
+    options: dict[str, Any] | None = Field(None, description="game options; defaults otherwise")
+    seed: StrictInt | None = Field(None, description="seed of the game (default: random)")
+    seats: list[SeatIn] | None = Field(
+        None, max_length=16, description="one per player (default: all human)"
+    )
+    listed: StrictBool = Field(True, description="shown in the lobby (false: by invitation only)")
+
+
+class ActionIn(Strict):
+    token: StrictStr | None = Field(None, description="the seat's token")
+    action: StrictStr = Field(max_length=2000, description="an action as the game spells it")
+    version: StrictInt = Field(description="the version the action was chosen at")
+
+
+class JoinIn(Strict):
+    name: StrictStr = Field(description="display name, 1 to 40 characters")
+    seat: StrictInt | None = Field(None, description="the seat to take (default: the first free)")
+    token: StrictStr | None = Field(None, description="an invite token: take that seat")
+
+
+class SeatTokenOut(BaseModel):
+    player: int
+    token: str | None
+
+
+class CreatedOut(BaseModel):
+    id: str
+    game: str
+    seats: list[SeatTokenOut]
+    version: int
+
+
+class SeatOut(BaseModel):
+    player: int
+    kind: str
+    level: str | None
+    name: str | None
+    claimed: bool
+
+
+class StateOut(BaseModel):
+    id: str
+    game: str
+    version: int
+    view: dict[str, Any]
+    to_move: list[int]
+    legal_actions: list[str]
+    is_over: bool
+    winners: list[int]
+    player: int | None = Field(description="the seat this view is for; null: a spectator")
+    seats: list[SeatOut]
+    log_start: int = Field(description="number of the first log line given (0: all)")
+    log: list[str] = Field(
+        description="the game in words, as this viewer knows it, from line log_start on"
+    )
+
+
+class JoinedOut(StateOut):
+    token: str
+
+
+class StaleOut(StateOut):
+    detail: str
+
+
+class ErrorOut(BaseModel):
+    detail: str
+
+
+class LobbyGameOut(BaseModel):
+    id: str
+    game: str
+    title: str
+    players: int
+    options: dict[str, Any]
+    seats: list[SeatOut]
+    open_seats: list[int]
+    status: Literal["open", "running", "finished"]
+    version: int
+    is_over: bool
+    created_at: str
+    updated_at: str
+
+
+class LobbyOut(BaseModel):
+    games: list[LobbyGameOut]

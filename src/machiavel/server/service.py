@@ -1,0 +1,599 @@
+"""The server's logic, free of HTTP: tables, seats, the accept path, bots, pushes.
+
+Every change of a game happens with its lock held and in this order: check, apply in
+memory, store (one transaction), then log, push and schedule bots. If storing fails the
+game is dropped from memory and rebuilt from storage on next use, so memory never runs
+ahead of what is stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from machiavel.bots import LEVELS
+from machiavel.core.contract import Game, JsonDict
+from machiavel.core.errors import CorruptState, IllegalAction, InvalidSetup, UnknownGame
+from machiavel.core.registry import game as registered_game
+from machiavel.core.rng import random_seed
+from machiavel.server.bots import BotJob, BotRunner, move_seed
+from machiavel.server.live import (
+    Connection,
+    LiveGame,
+    Viewer,
+    hash_token,
+    new_token,
+    rebuild,
+)
+from machiavel.server.storage import (
+    MAX_SEED,
+    GameRecord,
+    Repository,
+    SeatRecord,
+    StaleWrite,
+)
+
+logger = logging.getLogger("machiavel.server")
+
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+MAX_NAME = 40
+MAX_SEATS = 16
+MAX_TOKEN = 200
+LOBBY_STATUSES = ("active", "open", "running", "finished", "all")
+WS_SEAT_TAKEN = 4403  # close code: this connection's token no longer opens its seat
+WS_RELOAD = 1012  # close code: the game was reloaded, reconnect to catch up
+
+
+class ApiError(Exception):
+    """A refusal: an HTTP status, a message for people, and maybe the current state."""
+
+    def __init__(self, status: int, detail: str, state: JsonDict | None = None) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+        self.state = state
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    kind: str
+    level: str | None = None
+    name: str | None = None
+
+
+class GameService:
+    def __init__(
+        self,
+        repository: Repository,
+        *,
+        bot_executor: Any = None,
+        bot_workers: int | None = None,
+        bot_params: dict[str, dict[str, Any]] | None = None,
+        lookup: Callable[[str], Game] = registered_game,
+        max_cached: int = 5000,
+    ) -> None:
+        self.repo = repository
+        self.lookup = lookup
+        self.max_cached = max_cached
+        self.bots = BotRunner(self._bot_delivers, bot_executor, bot_workers, bot_params)
+        self._cache: OrderedDict[str, LiveGame] = OrderedDict()
+        self._load_lock = asyncio.Lock()
+        self._resume: asyncio.Task[None] | None = None
+
+    # ---- life cycle -----------------------------------------------------------------
+    async def start(self) -> None:
+        """Resume every unfinished game with bots, in the background."""
+        self._resume = asyncio.get_running_loop().create_task(self._resume_bots())
+
+    async def stop(self) -> None:
+        if self._resume is not None:
+            self._resume.cancel()
+            await asyncio.gather(self._resume, return_exceptions=True)
+        await self.bots.close()
+        for live in self._cache.values():
+            for connection in list(live.connections):
+                connection.close(WS_RELOAD, "the server is stopping")
+
+    async def _resume_bots(self) -> None:
+        ids = await asyncio.to_thread(self.repo.unfinished_with_bots)
+        for game_id in ids:
+            try:
+                await self.live(game_id)  # loading schedules the bots to move
+            except ApiError as error:
+                logger.error("game %s not resumed: %s", game_id, error.detail)
+
+    # ---- loading --------------------------------------------------------------------
+    async def live(self, game_id: str) -> LiveGame:
+        """The game in memory, loaded and replayed from storage if needed (404 if none)."""
+        if not GAME_ID.fullmatch(game_id):
+            raise ApiError(404, f"there is no game {game_id[:40]!r}")
+        live = self._cache.get(game_id)
+        if live is not None:
+            self._cache.move_to_end(game_id)
+            return live
+        async with self._load_lock:
+            live = self._cache.get(game_id)
+            if live is not None:
+                return live
+            loaded = await asyncio.to_thread(self.repo.load, game_id)
+            if loaded is None:
+                raise ApiError(404, f"there is no game {game_id!r}")
+            record, actions = loaded
+            try:
+                spec = self.lookup(record.game)
+                live = await asyncio.to_thread(rebuild, spec, record, actions)
+            except (UnknownGame, CorruptState) as error:
+                logger.error("game %s cannot be loaded: %s", game_id, error)
+                raise ApiError(
+                    500, f"game {game_id} cannot be replayed from storage (see the server log)"
+                ) from error
+            self._cache[game_id] = live
+            self._schedule_bots(live)
+            self._evict_idle()
+            return live
+
+    def _evict_idle(self) -> None:
+        """Forget the least recently used games nobody is watching or waiting on."""
+        if len(self._cache) <= self.max_cached:
+            return
+        busy = {game_id for game_id, _ in self.bots.pending}
+        for game_id, live in list(self._cache.items()):
+            if len(self._cache) <= self.max_cached:
+                break
+            if live.connections or live.lock.locked() or game_id in busy:
+                continue
+            live.dead = True  # anyone still holding it loads it again
+            del self._cache[game_id]
+
+    def _drop(self, live: LiveGame) -> None:
+        """Forget a game whose memory may differ from storage; its watchers reconnect."""
+        live.dead = True
+        if self._cache.get(live.id) is live:
+            del self._cache[live.id]
+        self.bots.forget_game(live.id)
+        for connection in list(live.connections):
+            connection.close(WS_RELOAD, "the game was reloaded: reconnect")
+
+    async def locked(self, game_id: str) -> LiveGame:
+        """The game with its lock acquired (the caller releases it)."""
+        while True:
+            live = await self.live(game_id)
+            await live.lock.acquire()
+            if not live.dead:
+                return live
+            live.lock.release()
+
+    # ---- tokens ---------------------------------------------------------------------
+    def viewer_of(self, live: LiveGame, token: str | None) -> Viewer:
+        """The seat a token opens; no token is a spectator; a wrong one is refused (403)."""
+        if token is None or token == "":
+            return None
+        player = live.player_of(token) if len(token) <= MAX_TOKEN else None
+        if player is None:
+            raise ApiError(403, "this token does not open any seat of this game")
+        return player
+
+    def seat_of(self, live: LiveGame, token: str | None) -> int:
+        if token is None or token == "":
+            raise ApiError(403, "a seat token is needed to act (spectators only watch)")
+        player = self.viewer_of(live, token)
+        assert player is not None
+        return player
+
+    async def _claim_on_use(self, live: LiveGame, player: int) -> None:
+        """A seat whose invite token is used is no longer free in the lobby."""
+        seat = live.record.seats[player]
+        if seat.claimed:
+            return
+        claimed = replace(seat, claimed=True)
+        if await asyncio.to_thread(self.repo.update_seat, live.id, claimed, seat.token_hash):
+            live.record = live.record.with_seat(claimed)
+            live.changed()
+            live.publish()
+
+    # ---- creating a table -----------------------------------------------------------
+    async def create(
+        self,
+        game_id: str,
+        players: int | None,
+        seats: Sequence[SeatSpec] | None,
+        options: Mapping[str, Any] | None,
+        seed: int | None,
+        listed: bool = True,
+    ) -> JsonDict:
+        spec = self._spec(game_id)
+        if players is None and seats is None:
+            raise ApiError(400, "give 'players' (a number) or 'seats' (one per player)")
+        if players is None:
+            assert seats is not None
+            players = len(seats)
+        if seats is None:
+            seats = [SeatSpec("human")] * max(0, min(players, MAX_SEATS))
+        if seed is None:
+            seed = random_seed()
+        elif not 0 <= seed <= MAX_SEED:
+            raise ApiError(400, f"the seed must be a whole number from 0 to {MAX_SEED}")
+        try:
+            state = spec.new(players, seed, options)
+        except InvalidSetup as error:
+            raise ApiError(400, str(error)) from error
+        if len(seats) != players:
+            raise ApiError(400, f"a {players}-player game needs {players} seats, not {len(seats)}")
+        records, tokens = self._new_seats(seats)
+        record = GameRecord(
+            id=new_token()[:12],
+            game=spec.id,
+            players=players,
+            seed=seed,
+            options=dict(state.setup.options),
+            seats=tuple(records),
+            listed=listed,
+        )
+        await asyncio.to_thread(self._store_new, record)
+        live = LiveGame(record, state, [])
+        self._cache[live.id] = live
+        self._schedule_bots(live)
+        self._evict_idle()
+        return {
+            "id": live.id,
+            "game": spec.id,
+            "seats": [{"player": p, "token": t} for p, t in enumerate(tokens)],
+            "version": state.version,
+        }
+
+    def _spec(self, game_id: str) -> Game:
+        try:
+            return self.lookup(game_id)
+        except UnknownGame as error:
+            raise ApiError(400, str(error)) from error
+
+    def _new_seats(self, seats: Sequence[SeatSpec]) -> tuple[list[SeatRecord], list[str | None]]:
+        records: list[SeatRecord] = []
+        tokens: list[str | None] = []
+        for player, seat in enumerate(seats):
+            if seat.kind == "bot":
+                if seat.level not in LEVELS:
+                    raise ApiError(
+                        400,
+                        f"seat {player}: unknown bot level {seat.level!r} "
+                        f"(levels: {', '.join(LEVELS)})",
+                    )
+                bot_name = clean_name(seat.name) if seat.name else f"{seat.level} bot"
+                records.append(SeatRecord(player, "bot", seat.level, bot_name, None, True))
+                tokens.append(None)
+            elif seat.kind == "human":
+                if seat.level is not None:
+                    raise ApiError(400, f"seat {player}: only a bot seat has a level")
+                token = new_token()
+                name = clean_name(seat.name) if seat.name else None
+                claimed = name is not None
+                records.append(SeatRecord(player, "human", None, name, hash_token(token), claimed))
+                tokens.append(token)
+            else:
+                raise ApiError(400, f"seat {player}: kind must be 'human' or 'bot'")
+        return records, tokens
+
+    def _store_new(self, record: GameRecord) -> None:
+        from sqlalchemy.exc import IntegrityError
+
+        for _ in range(3):  # a random id is taken once in a blue moon: draw another
+            try:
+                self.repo.create_game(record)
+                return
+            except IntegrityError:
+                record = replace(record, id=new_token()[:12])
+        raise ApiError(503, "could not store the new game; try again")
+
+    # ---- reading --------------------------------------------------------------------
+    async def state_text(self, game_id: str, token: str | None, log_from: int = 0) -> str:
+        """The game as a seat (or a spectator) sees it, log lines from ``log_from`` on."""
+        live = await self.locked(game_id)
+        try:
+            viewer = self.viewer_of(live, token)
+            if not 0 <= log_from <= live.state.version:
+                raise ApiError(400, f"log_from must be from 0 to {live.state.version}")
+            return live.payload_text(viewer, log_from)
+        finally:
+            live.lock.release()
+
+    # ---- acting: the one accept path of people and bots -----------------------------
+    async def act(self, game_id: str, token: str | None, action: str, version: int) -> str:
+        live = await self.locked(game_id)
+        try:
+            player = self.seat_of(live, token)
+            await self._claim_on_use(live, player)
+            return await self._accept(live, player, action, version)
+        finally:
+            live.lock.release()
+
+    async def _accept(self, live: LiveGame, player: int, action: str, version: int) -> str:
+        """Check the version, apply, store; then push and schedule bots. Lock held."""
+        state = live.state
+        if version != state.version:
+            if self._is_duplicate(live, player, action, version):
+                return live.payload_text(player, version)
+            raise ApiError(
+                409,
+                f"version {version} is not the current one ({state.version}): "
+                "the game has moved on, here is its current state",
+                live.payload(player),
+            )
+        try:
+            canonical = live.play(player, action)
+        except IllegalAction as error:
+            raise ApiError(400, str(error)) from error
+        except Exception as error:  # an engine failure may have left the state half-changed
+            logger.exception("engine failure in game %s", live.id)
+            self._drop(live)
+            raise ApiError(
+                500, "the game engine failed on this action; nothing was played"
+            ) from error
+        try:
+            await asyncio.shield(
+                asyncio.to_thread(
+                    self.repo.append_action,
+                    live.id,
+                    state.version,
+                    player,
+                    canonical,
+                    state.is_over,
+                )
+            )
+        except BaseException as error:
+            self._drop(live)  # memory ran ahead of storage: rebuild from storage next time
+            if isinstance(error, StaleWrite):
+                raise ApiError(409, "the game was changed elsewhere; reload it") from error
+            if not isinstance(error, Exception):
+                raise
+            logger.exception("could not store an action of game %s", live.id)
+            raise ApiError(
+                503, "the action could not be stored, so it was not played; try again"
+            ) from error
+        live.record = replace(live.record, version=state.version, is_over=state.is_over)
+        live.publish()
+        self.bots.refresh(live.id, state.to_move, state.legal_actions, state.version)
+        self._schedule_bots(live)
+        return live.payload_text(player, version)  # the client has the log up to its version
+
+    def _is_duplicate(self, live: LiveGame, player: int, action: str, version: int) -> bool:
+        """A retry of an action already accepted at that version (its answer was lost)."""
+        state = live.state
+        if not 0 <= version < state.version:
+            return False
+        done = state.history[version]
+        return done[0] == player and done[1] in (action, state.normalize_action(action))
+
+    # ---- bots -----------------------------------------------------------------------
+    def _schedule_bots(self, live: LiveGame) -> None:
+        state = live.state
+        for player in state.to_move:
+            level = live.bot_level(player)
+            if level is None:
+                continue
+            self.bots.schedule(
+                live.id,
+                player,
+                state.version,
+                state.clone().seat(player),  # a copy: the worker gets it later, pickled
+                state.legal_actions(player),
+                level,
+                move_seed(live.record.seed, player, state.version),
+            )
+
+    async def _bot_delivers(self, job: BotJob, action: str) -> None:
+        try:
+            live = await self.locked(job.game_id)
+        except ApiError:
+            return
+        try:
+            if not self.bots.is_current(job):
+                return
+            self.bots.pending.pop((job.game_id, job.player))
+            try:
+                await self._accept(live, job.player, action, job.version)
+            except ApiError as error:
+                logger.error("bot move refused in game %s: %s", job.game_id, error.detail)
+                if error.status == 409 and not live.dead:  # think again on the new state
+                    self._schedule_bots(live)
+        finally:
+            live.lock.release()
+
+    # ---- joining --------------------------------------------------------------------
+    async def join(self, game_id: str, name: str, seat: int | None, token: str | None) -> JsonDict:
+        display = clean_name(name)
+        live = await self.locked(game_id)
+        try:
+            if live.state.is_over:
+                raise ApiError(409, "the game is over: there is no seat to join")
+            player = self._seat_to_join(live, seat, token)
+            old = live.record.seats[player]
+            fresh = new_token()
+            taken = replace(old, name=display, token_hash=hash_token(fresh), claimed=True)
+            stored = await asyncio.to_thread(self.repo.update_seat, live.id, taken, old.token_hash)
+            if not stored:
+                self._drop(live)
+                raise ApiError(409, "the seat changed meanwhile; try again")
+            live.record = live.record.with_seat(taken)
+            for connection in list(live.connections):
+                if connection.viewer == player:  # the old token no longer opens this seat
+                    connection.close(WS_SEAT_TAKEN, f"seat {player} was taken by {display}")
+                    live.connections.discard(connection)
+            live.changed()
+            live.publish()
+            return {"token": fresh, **live.payload(player)}
+        finally:
+            live.lock.release()
+
+    def _seat_to_join(self, live: LiveGame, seat: int | None, token: str | None) -> int:
+        seats = live.record.seats
+        if token:
+            player = self.seat_of(live, token)
+            if seat is not None and seat != player:
+                raise ApiError(403, f"this token opens seat {player}, not seat {seat}")
+            return player
+        if seat is None:
+            free = [s.player for s in seats if s.kind == "human" and not s.claimed]
+            if not free:
+                raise ApiError(409, "every seat of this game is taken")
+            return free[0]
+        if not 0 <= seat < len(seats):
+            raise ApiError(400, f"there is no seat {seat} (seats are 0 to {len(seats) - 1})")
+        if seats[seat].kind != "human":
+            raise ApiError(409, f"seat {seat} is played by a bot")
+        if seats[seat].claimed:
+            raise ApiError(409, f"seat {seat} is taken")
+        return seat
+
+    # ---- watching -------------------------------------------------------------------
+    async def connect(
+        self, game_id: str, token: str | None, log_from: int = 0
+    ) -> tuple[LiveGame, Connection]:
+        """Register a WebSocket; it gets the current state at once (a reconnect catches up:
+        its log lines from ``log_from`` on, all of them if that is not a known version)."""
+        live = await self.locked(game_id)
+        try:
+            viewer = self.viewer_of(live, token)
+            if viewer is not None:
+                await self._claim_on_use(live, viewer)
+            connection = Connection(viewer)
+            live.connections.add(connection)
+            live.send(connection, log_from)
+            return live, connection
+        finally:
+            live.lock.release()
+
+    def disconnect(self, live: LiveGame, connection: Connection) -> None:
+        live.connections.discard(connection)
+
+    # ---- lobby and replays ----------------------------------------------------------
+    async def lobby(self, status: str, limit: int) -> JsonDict:
+        if status not in LOBBY_STATUSES:
+            raise ApiError(400, f"status must be one of {', '.join(LOBBY_STATUSES)}")
+        if not 1 <= limit <= 500:
+            raise ApiError(400, "limit must be from 1 to 500")
+        records = await asyncio.to_thread(self.repo.list_games, status, limit)
+        return {"games": [self._lobby_entry(r) for r in records]}
+
+    def _lobby_entry(self, record: GameRecord) -> JsonDict:
+        live = self._cache.get(record.id)
+        if live is not None:  # memory is never behind storage
+            record = replace(live.record, created_at=record.created_at)
+        open_seats = [s.player for s in record.seats if s.kind == "human" and not s.claimed]
+        status = "finished" if record.is_over else "open" if open_seats else "running"
+        try:
+            title = self.lookup(record.game).title
+        except UnknownGame:
+            title = record.game
+        return {
+            "id": record.id,
+            "game": record.game,
+            "title": title,
+            "players": record.players,
+            "options": record.options,
+            "seats": [s.public() for s in record.seats],
+            "open_seats": open_seats,
+            "status": status,
+            "version": record.version,
+            "is_over": record.is_over,
+            "created_at": _iso(record.created_at),
+            "updated_at": _iso(record.updated_at),
+        }
+
+    async def replay(self, game_id: str, step: int | None) -> JsonDict:
+        """A finished game at any step, everything revealed (before the end: 409)."""
+        live = await self.locked(game_id)
+        try:
+            if not live.state.is_over:
+                raise ApiError(409, "a game can be replayed once it is over")
+            record, history = live.record, list(live.state.history)
+        finally:
+            live.lock.release()
+        steps = len(history)
+        if step is None:
+            step = steps
+        if not 0 <= step <= steps:
+            raise ApiError(400, f"step must be from 0 to {steps}")
+        return await asyncio.to_thread(_replay_at, self.lookup(record.game), record, history, step)
+
+    def catalog(self) -> JsonDict:
+        """Every game that loads, with its options, and the bot levels."""
+        from machiavel.core.registry import games
+
+        entries = []
+        for game_id in games():
+            try:
+                spec = self.lookup(game_id)
+            except Exception:  # a game being written may not load yet
+                logger.warning("game %s does not load", game_id, exc_info=True)
+                continue
+            entries.append(
+                {
+                    "id": spec.id,
+                    "title": spec.title,
+                    "min_players": spec.min_players,
+                    "max_players": spec.max_players,
+                    "summary": spec.summary,
+                    "options": [
+                        {
+                            "name": o.name,
+                            "default": o.default,
+                            "description": o.description,
+                            "choices": list(o.choices) if o.choices is not None else None,
+                            "minimum": o.minimum,
+                            "maximum": o.maximum,
+                        }
+                        for o in spec.option_specs
+                    ],
+                }
+            )
+        return {"games": entries, "levels": list(LEVELS)}
+
+
+def _replay_at(
+    spec: Game, record: GameRecord, history: list[tuple[int, str]], step: int
+) -> JsonDict:
+    from machiavel.core.contract import Setup
+
+    state = spec.state_from_setup(Setup(record.game, record.players, record.seed, record.options))
+    log = []
+    for player, action in history[:step]:
+        log.append(state.describe(player, action, player))  # as its author saw it
+        state.apply(player, action)
+    return {
+        "id": record.id,
+        "game": record.game,
+        "step": step,
+        "steps": len(history),
+        "actions": [[p, a] for p, a in history],
+        "log": log,
+        "views": [state.view(p) for p in range(state.players)],
+        "spectator": state.view(None),
+        "seats": [s.public() for s in record.seats],
+        "is_over": state.is_over,
+        "winners": list(state.winners),
+    }
+
+
+def clean_name(name: str) -> str:
+    """A display name: trimmed, 1 to 40 printable characters."""
+    if not isinstance(name, str):
+        raise ApiError(400, "a name is a string")
+    name = " ".join(name.split())
+    if not name:
+        raise ApiError(400, "a name cannot be empty")
+    if len(name) > MAX_NAME:
+        raise ApiError(400, f"a name has at most {MAX_NAME} characters")
+    if any(unicodedata.category(c).startswith("C") for c in name):
+        raise ApiError(400, "a name cannot contain control characters")
+    return name
+
+
+def _iso(moment: datetime) -> str:
+    return moment.isoformat()

@@ -1,0 +1,367 @@
+"""Storage of games: a game is its setup (with its seats) plus its numbered actions.
+
+SQLite in a file by default, PostgreSQL when the URL says so; the same code serves both.
+States are never stored: they are rebuilt by replaying the actions from the setup. An
+action is written in one transaction together with the game's new version, guarded by
+the unique (game, number) pair and by the version the writer expected, so that a crash
+at any moment leaves either the whole action or none of it, never two copies.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    ColumnElement,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.pool import StaticPool
+
+DEFAULT_DATABASE_URL = "sqlite:///machiavel.db"
+DATABASE_ENV = "MACHIAVEL_DATABASE_URL"
+MAX_SEED = 2**63 - 1  # a signed 64-bit column holds it on every database
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    players: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    listed: Mapped[bool] = mapped_column(Boolean, default=True)
+    # Copies of what replay gives, kept so the lobby can list games without replaying them.
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    is_over: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    player: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    level: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    claimed: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("game_id", "number", name="one_action_per_number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    number: Mapped[int] = mapped_column(Integer)  # 1 for the first action of a game
+    player: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(Text)
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    player: int
+    kind: str  # "human" or "bot"
+    level: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+    claimed: bool = False
+
+    def public(self) -> dict[str, Any]:
+        """What anyone may know of a seat: never its token."""
+        return {
+            "player": self.player,
+            "kind": self.kind,
+            "level": self.level,
+            "name": self.name,
+            "claimed": self.claimed,
+        }
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: str
+    game: str
+    players: int
+    seed: int
+    options: dict[str, Any]
+    seats: tuple[SeatRecord, ...]
+    listed: bool = True
+    version: int = 0
+    is_over: bool = False
+    created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    updated_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+    def with_seat(self, seat: SeatRecord) -> GameRecord:
+        seats = tuple(seat if s.player == seat.player else s for s in self.seats)
+        return replace(self, seats=seats)
+
+
+class StaleWrite(Exception):  # noqa: N818 - it names a situation, not a failure of ours
+    """The stored game is not at the version the writer expected (another writer won)."""
+
+
+def database_url(url: str | None = None) -> str:
+    """The URL to use: the argument, else MACHIAVEL_DATABASE_URL, else machiavel.db here.
+
+    A bare path is taken as a SQLite file; ``postgresql://`` URLs use psycopg 3.
+    """
+    url = url or os.environ.get(DATABASE_ENV) or DEFAULT_DATABASE_URL
+    if "://" not in url:
+        return f"sqlite:///{url}"
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url.removeprefix(prefix)
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    if not url.startswith("sqlite"):
+        # No ping per checkout (a round trip per action): a dropped connection fails one
+        # write (503, nothing played) and the pool then replaces it.
+        engine = create_engine(url, pool_size=8, max_overflow=8, pool_recycle=3600)
+        if engine.dialect.name == "postgresql":
+
+            @event.listens_for(engine, "connect")
+            def _asynchronous_commit(dbapi_connection: Any, _record: Any) -> None:
+                # As SQLite's NORMAL: a commit survives this process being killed at any
+                # moment (PostgreSQL has it); only a crash of the database's machine may
+                # lose the last fraction of a second. It spares an fsync per action.
+                with dbapi_connection.cursor() as cursor:
+                    cursor.execute("SET synchronous_commit TO off")
+                dbapi_connection.commit()
+
+        return engine
+    in_memory = url in ("sqlite://", "sqlite:///:memory:")
+    engine = create_engine(
+        url,
+        connect_args={"check_same_thread": False, "timeout": 30},
+        poolclass=StaticPool if in_memory else None,
+    )
+
+    @event.listens_for(engine, "connect")
+    def _tune(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        if not in_memory:
+            # WAL: readers never wait for the writer. NORMAL: a commit survives the
+            # process being killed at any moment (only a power cut may lose the last ones).
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    return engine
+
+
+class Repository:
+    """Every read and write of stored games. Blocking calls: run them off the event loop."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = database_url(url)
+        self.engine = make_engine(self.url)
+        Base.metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ---- writes ---------------------------------------------------------------------
+    def create_game(self, record: GameRecord) -> None:
+        """Store a new game; raises ``IntegrityError`` if its id is taken."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(GameRow),
+                [
+                    {
+                        "id": record.id,
+                        "game": record.game,
+                        "players": record.players,
+                        "seed": record.seed,
+                        "options": record.options,
+                        "listed": record.listed,
+                        "version": record.version,
+                        "is_over": record.is_over,
+                        "created_at": record.created_at,
+                        "updated_at": record.updated_at,
+                    }
+                ],
+            )
+            conn.execute(
+                insert(SeatRow),
+                [
+                    {
+                        "game_id": record.id,
+                        "player": s.player,
+                        "kind": s.kind,
+                        "level": s.level,
+                        "name": s.name,
+                        "token_hash": s.token_hash,
+                        "claimed": s.claimed,
+                    }
+                    for s in record.seats
+                ],
+            )
+
+    def append_action(
+        self, game_id: str, number: int, player: int, action: str, is_over: bool
+    ) -> None:
+        """Store action ``number`` (1-based), moving the game from version number-1 to number.
+
+        Raises ``StaleWrite`` if the stored game is not at version number-1 (nothing is
+        written then).
+        """
+        try:
+            with self.engine.begin() as conn:
+                moved = conn.execute(
+                    update(GameRow)
+                    .where(GameRow.id == game_id, GameRow.version == number - 1)
+                    .values(version=number, is_over=is_over, updated_at=datetime.now(UTC))
+                )
+                if moved.rowcount != 1:
+                    raise StaleWrite(f"game {game_id} is not at version {number - 1}")
+                conn.execute(
+                    insert(ActionRow),
+                    [{"game_id": game_id, "number": number, "player": player, "action": action}],
+                )
+        except IntegrityError as error:
+            raise StaleWrite(f"game {game_id} already has an action #{number}") from error
+
+    def update_seat(self, game_id: str, seat: SeatRecord, expected_token_hash: str | None) -> bool:
+        """Replace a seat's name, token and claim if its token is still the expected one."""
+        with self.engine.begin() as conn:
+            changed = conn.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.game_id == game_id,
+                    SeatRow.player == seat.player,
+                    SeatRow.token_hash == expected_token_hash,
+                )
+                .values(name=seat.name, token_hash=seat.token_hash, claimed=seat.claimed)
+            )
+            return changed.rowcount == 1
+
+    # ---- reads ----------------------------------------------------------------------
+    def load(self, game_id: str) -> tuple[GameRecord, list[tuple[int, str]]] | None:
+        """A game's record and its actions in order, or None if there is no such game."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(GameRow).where(GameRow.id == game_id)).first()
+            if row is None:
+                return None
+            seats = conn.execute(
+                select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.player)
+            ).all()
+            actions = conn.execute(
+                select(ActionRow.number, ActionRow.player, ActionRow.action)
+                .where(ActionRow.game_id == game_id)
+                .order_by(ActionRow.number)
+            ).all()
+        return _record(row, seats), [(a.player, a.action) for a in actions]
+
+    def action_numbers(self, game_id: str) -> list[int]:
+        """The stored numbers of a game's actions, in order (for integrity checks)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(ActionRow.number)
+                .where(ActionRow.game_id == game_id)
+                .order_by(ActionRow.number)
+            ).all()
+        return [r.number for r in rows]
+
+    def list_games(self, status: str, limit: int, listed_only: bool = True) -> list[GameRecord]:
+        """Games most recently changed first. ``status``: active (not over), open (not over,
+        a human seat free), running (not over, every seat taken), finished, or all."""
+        free_seat = (
+            select(SeatRow.player)
+            .where(
+                SeatRow.game_id == GameRow.id,
+                SeatRow.kind == "human",
+                SeatRow.claimed.is_(False),
+            )
+            .exists()
+        )
+        not_over: ColumnElement[bool] = GameRow.is_over.is_(False)
+        filters: dict[str, list[ColumnElement[bool]]] = {
+            "active": [not_over],
+            "open": [not_over, free_seat],
+            "running": [not_over, ~free_seat],
+            "finished": [GameRow.is_over.is_(True)],
+            "all": [],
+        }
+        query = select(GameRow).where(*filters[status])
+        if listed_only:
+            query = query.where(GameRow.listed.is_(True))
+        query = query.order_by(GameRow.updated_at.desc(), GameRow.id).limit(limit)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+            if not rows:
+                return []
+            seats = conn.execute(
+                select(SeatRow)
+                .where(SeatRow.game_id.in_([r.id for r in rows]))
+                .order_by(SeatRow.game_id, SeatRow.player)
+            ).all()
+        by_game: dict[str, list[Any]] = {}
+        for seat in seats:
+            by_game.setdefault(seat.game_id, []).append(seat)
+        return [_record(row, by_game.get(row.id, [])) for row in rows]
+
+    def unfinished_with_bots(self) -> list[str]:
+        """Ids of the games still going on that have a bot seat (bots resume at start)."""
+        query = (
+            select(GameRow.id)
+            .join(SeatRow, SeatRow.game_id == GameRow.id)
+            .where(GameRow.is_over.is_(False), SeatRow.kind == "bot")
+            .distinct()
+        )
+        with self.engine.connect() as conn:
+            return [r.id for r in conn.execute(query).all()]
+
+
+def _record(row: Any, seats: Sequence[Any]) -> GameRecord:
+    return GameRecord(
+        id=row.id,
+        game=row.game,
+        players=row.players,
+        seed=row.seed,
+        options=dict(row.options or {}),
+        seats=tuple(
+            SeatRecord(s.player, s.kind, s.level, s.name, s.token_hash, bool(s.claimed))
+            for s in seats
+        ),
+        listed=bool(row.listed),
+        version=row.version,
+        is_over=bool(row.is_over),
+        created_at=_aware(row.created_at),
+        updated_at=_aware(row.updated_at),
+    )
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite gives back naive datetimes; every stored time is UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
