@@ -18,6 +18,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
+from typing import Any
 
 from machiavel.bots.base import Bot
 from machiavel.bots.random_bot import RandomBot
@@ -60,6 +61,35 @@ def win_shares(state: State) -> list[float]:
     return rewards
 
 
+@dataclass(frozen=True)
+class SearchSettings:
+    """How a search runs; a game's ``search_hints`` fill what the caller leaves out."""
+
+    rollout: str = "random"
+    guide: str = "none"
+    exploration: float = 0.7
+    widening: float = 3.0
+    rollout_limit: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.rollout not in ROLLOUT_POLICIES:
+            raise ValueError(
+                f"rollout must be one of {', '.join(ROLLOUT_POLICIES)}, not {self.rollout!r}"
+            )
+        if self.guide not in GUIDES:
+            raise ValueError(f"guide must be one of {', '.join(GUIDES)}, not {self.guide!r}")
+        if self.rollout_limit is not None and self.rollout_limit < 1:
+            raise ValueError("rollout_limit must be at least 1")
+
+
+def leader_shares(state: State) -> list[float]:
+    """At a cut-off play-out: the players leading on score share the win."""
+    scores = state.scores
+    best = max(scores)
+    leaders = [p for p, score in enumerate(scores) if score == best]
+    return [1.0 / len(leaders) if p in leaders else 0.0 for p in range(state.players)]
+
+
 class IsmctsBot:
     name = "ismcts"
 
@@ -68,34 +98,31 @@ class IsmctsBot:
         seed: int | None = None,
         iterations: int | None = None,
         seconds: float | None = None,
-        rollout: str = "random",
-        exploration: float = 0.7,
-        widening: float = 3.0,
         jobs: int = 1,
-        guide: str = "none",
+        **settings: Any,
     ) -> None:
         if iterations is None and seconds is None:
             iterations = 1000
-        if rollout not in ROLLOUT_POLICIES:
-            raise ValueError(
-                f"rollout must be one of {', '.join(ROLLOUT_POLICIES)}, not {rollout!r}"
-            )
-        if guide not in GUIDES:
-            raise ValueError(f"guide must be one of {', '.join(GUIDES)}, not {guide!r}")
         if jobs < 1:
             raise ValueError("jobs must be at least 1")
+        unknown = set(settings) - set(SearchSettings.__dataclass_fields__)
+        if unknown:
+            raise TypeError(f"unknown ISMCTS parameters: {', '.join(sorted(unknown))}")
+        SearchSettings(**settings)  # refuse bad values at once, not at the first move
         self.seed = random_seed() if seed is None else seed
         self.rng = Rng(self.seed)
         self.iterations = iterations
         self.seconds = seconds
-        self.rollout = rollout
-        self.exploration = exploration
-        self.widening = widening
         self.jobs = jobs
-        self.guide = guide
+        self.overrides = settings
+        self.settings = SearchSettings(**settings)
         self.last = SearchStats()
         self._pool: ProcessPoolExecutor | None = None
         self._rollout_bots: dict[str, Bot] = {}
+
+    def settings_for(self, game_id: str) -> SearchSettings:
+        """Explicit parameters first, then the game's hints, then the defaults."""
+        return SearchSettings(**{**game(game_id).search_hints, **self.overrides})
 
     # ---- the public move ------------------------------------------------------------
     def choose(self, seat: Seat) -> str:
@@ -116,6 +143,7 @@ class IsmctsBot:
     def search(self, seat: Seat, seed: int) -> tuple[dict[str, int], SearchStats]:
         """Run one tree; return the visits of the root player's actions."""
         rng = Rng(seed)
+        self.settings = self.settings_for(seat.game)
         root = Node(-1, "")
         start = time.perf_counter()
         deadline = None if self.seconds is None else start + self.seconds
@@ -167,7 +195,7 @@ class IsmctsBot:
             else:
                 available.append(child)
         # Progressive widening: a node may grow a new child once it has enough visits.
-        room = len(available) < self.widening * math.sqrt(node.visits + 1)
+        room = len(available) < self.settings.widening * math.sqrt(node.visits + 1)
         if untried and (room or not available):
             action = self._first_to_try(untried, player, rng, world)
             child = Node(player, action)
@@ -175,20 +203,22 @@ class IsmctsBot:
             return child
         for child in available:
             child.available += 1
-        return max(available, key=lambda c: c.ucb(self.exploration))
+        exploration = self.settings.exploration
+        return max(available, key=lambda c: c.ucb(exploration))
 
     def _first_to_try(self, untried: list[str], player: int, rng: Rng, world: State) -> str:
         """The next action to add to a node: the heuristic's choice first when guided."""
-        if self.guide == "heuristic":
+        if self.settings.guide == "heuristic":
             preferred = self._rollout_policy(world).choose(world.seat(player))
             if preferred in untried:
                 return preferred
         return rng.choice(untried)
 
     def _play_out(self, world: State, rng: Rng) -> list[float]:
-        policy = self._rollout_policy(world) if self.rollout == "heuristic" else None
+        policy = self._rollout_policy(world) if self.settings.rollout == "heuristic" else None
+        limit = self.settings.rollout_limit or MAX_ROLLOUT_ACTIONS
         steps = 0
-        while not world.is_over and steps < MAX_ROLLOUT_ACTIONS:
+        while not world.is_over and steps < limit:
             movers = world.to_move
             player = movers[0] if len(movers) == 1 else rng.choice(movers)
             if policy is None:
@@ -197,9 +227,9 @@ class IsmctsBot:
                 action = policy.choose(world.seat(player))
             world.apply(player, action)
             steps += 1
-        if not world.is_over:
-            return [1.0 / world.players] * world.players
-        return win_shares(world)
+        if world.is_over:
+            return win_shares(world)
+        return leader_shares(world)
 
     def _rollout_policy(self, world: State) -> Bot:
         policy = self._rollout_bots.get(world.game.id)
@@ -212,16 +242,7 @@ class IsmctsBot:
     def _parallel_search(self, seat: Seat, seeds: list[int]) -> tuple[dict[str, int], SearchStats]:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.jobs, mp_context=get_context("fork"))
-        worker = IsmctsBot(
-            self.seed,
-            self.iterations,
-            self.seconds,
-            self.rollout,
-            self.exploration,
-            self.widening,
-            1,
-            self.guide,
-        )
+        worker = IsmctsBot(self.seed, self.iterations, self.seconds, 1, **self.overrides)
         futures = [self._pool.submit(worker.search, seat, seed) for seed in seeds]
         merged: dict[str, int] = {}
         total = SearchStats()

@@ -299,6 +299,9 @@ class Game(ABC):
     max_players: ClassVar[int]
     option_specs: ClassVar[tuple[Option, ...]] = ()
     summary: ClassVar[str] = ""
+    # Defaults a search bot uses for this game unless told otherwise (see docs/bots.md):
+    # e.g. {"rollout": "heuristic"} where the heuristic is cheap and much better than chance.
+    search_hints: ClassVar[dict[str, Any]] = {}
 
     @property
     def options(self) -> dict[str, Any]:

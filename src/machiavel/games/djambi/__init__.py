@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from machiavel.bots.base import Bot
 from machiavel.core.contract import Game, JsonDict, Option, Setup, State
@@ -60,6 +60,7 @@ class Djambi(Game):
         ),
     )
     summary = SUMMARY
+    search_hints: ClassVar[dict[str, Any]] = {"guide": "heuristic"}  # docs/bots.md
 
     def _initial_state(self, setup: Setup) -> State:
         return DjambiState(self, setup)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from machiavel.bots.base import Bot
 from machiavel.core.contract import Game, JsonDict, Option, Setup, State
 from machiavel.games.guildes.bot import GuildesHeuristicBot
@@ -47,6 +49,7 @@ class Guildes(Game):
         ),
     )
     summary = SUMMARY
+    search_hints: ClassVar[dict[str, Any]] = {"guide": "heuristic"}  # docs/bots.md
 
     def _initial_state(self, setup: Setup) -> State:
         return GuildesState(self, setup)

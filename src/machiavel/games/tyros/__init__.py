@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from machiavel.bots.base import Bot
 from machiavel.core.contract import Game, JsonDict, Option, Setup, State
 from machiavel.games.tyros.bot import TyrosHeuristicBot
@@ -45,6 +47,10 @@ class Tyros(Game):
         ),
     )
     summary = SUMMARY
+    search_hints: ClassVar[dict[str, Any]] = {
+        "guide": "heuristic",
+        "rollout_limit": 150,
+    }  # docs/bots.md
 
     def _initial_state(self, setup: Setup) -> State:
         return TyrosState(self, setup)

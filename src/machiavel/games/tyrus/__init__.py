@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from machiavel.bots.base import Bot
 from machiavel.core.contract import Game, JsonDict, Option, Setup, State
 from machiavel.games.tyrus.bot import TyrusHeuristicBot
@@ -41,6 +43,11 @@ class Tyrus(Game):
         ),
     )
     summary = SUMMARY
+    search_hints: ClassVar[dict[str, Any]] = {
+        "rollout": "heuristic",
+        "guide": "heuristic",
+        "widening": 1.5,
+    }  # docs/bots.md
 
     def _initial_state(self, setup: Setup) -> State:
         return TyrusState(self, setup)
