@@ -30,6 +30,15 @@ def random_game(seed: int, memory_mode: bool = False) -> TyrusState:
     return state
 
 
+def advance(state: TyrusState, rng: Rng, steps: int) -> None:
+    """Play up to ``steps`` random actions (fewer if the game ends)."""
+    for _ in range(steps):
+        if state.is_over:
+            return
+        player = state.to_move[0]
+        state.apply(player, rng.choice(state.legal_actions(player)))
+
+
 @settings(max_examples=1500)
 @given(seed=seeds, memory_mode=st.booleans())
 def test_every_tile_is_always_in_exactly_one_place(seed: int, memory_mode: bool) -> None:
@@ -51,12 +60,7 @@ def test_a_view_is_the_same_whichever_hidden_tile_the_opponent_placed(
     seed: int, memory_mode: bool, stop: int, data: st.DataObject
 ) -> None:
     state = random_game(seed, memory_mode)
-    rng = Rng(seed)
-    for _ in range(stop):
-        if state.is_over:
-            return
-        player = state.to_move[0]
-        state.apply(player, rng.choice(state.legal_actions(player)))
+    advance(state, Rng(seed), stop)
     if state.is_over or state.placed == 5:
         return  # the last tile of an election is revealed by the tally at once
     mover = state.to_move[0]
@@ -76,12 +80,7 @@ def test_a_view_is_the_same_whichever_hidden_tile_the_opponent_placed(
 @given(seed=seeds, stop=st.integers(0, 60))
 def test_json_and_replay_round_trips(seed: int, stop: int) -> None:
     state = random_game(seed)
-    rng = Rng(seed)
-    for _ in range(stop):
-        if state.is_over:
-            break
-        player = state.to_move[0]
-        state.apply(player, rng.choice(state.legal_actions(player)))
+    advance(state, Rng(seed), stop)
     saved = state.to_json()
     assert GAME.from_json(json.dumps(saved)).to_json() == saved
     assert GAME.replay(state.setup, state.history).to_json() == saved
@@ -91,12 +90,7 @@ def test_json_and_replay_round_trips(seed: int, stop: int) -> None:
 @given(seed=seeds, stop=st.integers(0, 53), world=st.integers(0, 2**32))
 def test_resample_keeps_the_view_and_plays_on(seed: int, stop: int, world: int) -> None:
     state = random_game(seed, memory_mode=bool(seed % 2))
-    rng = Rng(seed)
-    for _ in range(stop):
-        if state.is_over:
-            return
-        player = state.to_move[0]
-        state.apply(player, rng.choice(state.legal_actions(player)))
+    advance(state, Rng(seed), stop)
     for viewer in (0, 1):
         resampled = state.resample(viewer, Rng(world))
         assert resampled.view(viewer) == state.view(viewer)
@@ -114,12 +108,7 @@ def test_resample_uses_nothing_the_player_does_not_know(
     seed: int, stop: int, data: st.DataObject
 ) -> None:
     state = random_game(seed)
-    rng = Rng(seed)
-    for _ in range(stop):
-        if state.is_over:
-            return
-        player = state.to_move[0]
-        state.apply(player, rng.choice(state.legal_actions(player)))
+    advance(state, Rng(seed), stop)
     if state.is_over or state.placed == 5:
         return
     mover = state.to_move[0]
@@ -141,12 +130,7 @@ def test_every_legal_action_is_accepted_and_others_change_nothing(
     seed: int, stop: int, junk: str
 ) -> None:
     state = random_game(seed)
-    rng = Rng(seed)
-    for _ in range(stop):
-        if state.is_over:
-            return
-        player = state.to_move[0]
-        state.apply(player, rng.choice(state.legal_actions(player)))
+    advance(state, Rng(seed), stop)
     if state.is_over:
         return
     mover = state.to_move[0]
