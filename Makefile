@@ -20,8 +20,8 @@ run: $(STAMP)
 test: $(STAMP) lint typecheck unit
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests $(wildcard benchmarks)
+	$(BIN)/ruff format --check src tests $(wildcard benchmarks)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
