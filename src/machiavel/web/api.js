@@ -1,0 +1,154 @@
+// The server's HTTP and WebSocket API (docs/server.md), and where this browser keeps its
+// seat tokens.
+
+/** A JSON request; resolves to {status, data} (data is the parsed body or {detail}). */
+export async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["content-type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let answer;
+  try {
+    answer = await fetch(path, init);
+  } catch (error) {
+    return { status: 0, data: { detail: String(error) } };
+  }
+  let data;
+  try {
+    data = await answer.json();
+  } catch {
+    data = { detail: answer.statusText };
+  }
+  return { status: answer.status, data };
+}
+
+export function gamePath(id, suffix = "") {
+  return `/api/games/${encodeURIComponent(id)}${suffix}`;
+}
+
+// ---- tokens kept in this browser ------------------------------------------------------
+const SEATS_KEY = "machiavel.seats"; // {gameId: {player, token}}
+const INVITES_KEY = "machiavel.invites"; // {gameId: [{player, token}]} for tables I created
+
+function readJson(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+
+export function mySeat(gameId) {
+  return readJson(SEATS_KEY)[gameId] || null;
+}
+
+export function mySeats() {
+  return readJson(SEATS_KEY);
+}
+
+export function rememberSeat(gameId, player, token) {
+  const seats = readJson(SEATS_KEY);
+  seats[gameId] = { player, token };
+  localStorage.setItem(SEATS_KEY, JSON.stringify(seats));
+}
+
+export function forgetSeat(gameId) {
+  const seats = readJson(SEATS_KEY);
+  delete seats[gameId];
+  localStorage.setItem(SEATS_KEY, JSON.stringify(seats));
+}
+
+export function invitesOf(gameId) {
+  return readJson(INVITES_KEY)[gameId] || [];
+}
+
+export function rememberInvites(gameId, invites) {
+  const all = readJson(INVITES_KEY);
+  all[gameId] = invites;
+  localStorage.setItem(INVITES_KEY, JSON.stringify(all));
+}
+
+export function inviteLink(gameId, token) {
+  const base = location.origin + location.pathname;
+  return `${base}#/game/${encodeURIComponent(gameId)}?token=${encodeURIComponent(token)}`;
+}
+
+export function myName() {
+  return localStorage.getItem("machiavel.name") || "";
+}
+
+export function rememberName(name) {
+  localStorage.setItem("machiavel.name", name);
+}
+
+// ---- live updates -----------------------------------------------------------------------
+/**
+ * A WebSocket that stays open: on a drop it reconnects with a growing delay (0.5 s, 1 s,
+ * 2 s ... at most 10 s) and asks for the log from the line it already holds, so the server's
+ * first push catches it up. Close codes 4403 (seat taken) and 4404 (no game) end it.
+ */
+export class Live {
+  constructor(gameId, token, handlers) {
+    this.gameId = gameId;
+    this.token = token;
+    this.handlers = handlers; // {state(payload), error(err), status(text), logLength()}
+    this.attempt = 0;
+    this.stopped = false;
+    this.socket = null;
+    this.timer = null;
+  }
+
+  start() {
+    this.stopped = false;
+    this.connect();
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    if (this.socket) this.socket.close(1000);
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const query = new URLSearchParams();
+    if (this.token) query.set("token", this.token);
+    query.set("log_from", String(this.handlers.logLength()));
+    return `${scheme}//${location.host}${gamePath(this.gameId, "/ws")}?${query}`;
+  }
+
+  connect() {
+    if (this.stopped) return;
+    this.handlers.status("connecting");
+    const socket = new WebSocket(this.url());
+    this.socket = socket;
+    socket.onopen = () => {
+      this.attempt = 0;
+      this.handlers.status("live");
+    };
+    socket.onmessage = (event) => {
+      let data;
+      try {
+        data = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (data.error) this.handlers.error(data.error);
+      else this.handlers.state(data);
+    };
+    socket.onclose = (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      if (this.stopped) return;
+      if (event.code === 4403 || event.code === 4404) {
+        this.handlers.status(event.code === 4403 ? "seat-taken" : "gone", event.reason);
+        return;
+      }
+      this.handlers.status("offline");
+      const delay = Math.min(10000, 500 * 2 ** this.attempt) * (0.8 + 0.4 * Math.random());
+      this.attempt += 1;
+      this.timer = setTimeout(() => this.connect(), delay);
+    };
+  }
+}

@@ -1,0 +1,501 @@
+// The page of one game: the board of its game module, the choices, the players, the log,
+// the end screen; kept up to date over a WebSocket.
+import { api, gamePath, Live, mySeat, rememberSeat, forgetSeat, invitesOf, inviteLink, myName, rememberName } from "./api.js";
+import { Chooser, DONE } from "./choices.js";
+import { h, clear } from "./dom.js";
+import { t } from "./i18n.js";
+import { playerLabel, seatName, playerBadge } from "./players.js";
+import { boardOf } from "./games/index.js";
+
+export class GamePage {
+  constructor(root, gameId, { token = null, spectate = false } = {}) {
+    this.root = root;
+    this.gameId = gameId;
+    this.spectate = spectate;
+    this.token = spectate ? null : token || (mySeat(gameId) || {}).token || null;
+    this.state = null;
+    this.log = [];
+    this.chooser = null;
+    this.busy = false;
+    this.notice = null;
+    this.connection = "connecting";
+    this.revealed = new Map(); // reveal id -> time first shown (step-by-step animations)
+    this.live = null;
+    this.module = null;
+  }
+
+  async start() {
+    clear(this.root).append(h("p", { class: "muted" }, t("loading")));
+    const { status, data } = await this.fetchState(0);
+    if (status === 403 && this.token) {
+      // An old token (the seat was taken again): watch as a spectator instead.
+      forgetSeat(this.gameId);
+      this.token = null;
+      this.notice = { kind: "error", text: t("token_refused") };
+      return this.start();
+    }
+    if (status !== 200) {
+      clear(this.root).append(h("p", { class: "error" }, data.detail || t("error")), h("a", { href: "#/" }, t("back_to_lobby")));
+      return;
+    }
+    this.module = boardOf(data.game);
+    if (this.token && data.player !== null) rememberSeat(this.gameId, data.player, this.token);
+    if (location.hash.includes("token=")) {
+      // An invite link: this browser keeps the token; the address bar no longer shows it.
+      history.replaceState(null, "", `#/game/${encodeURIComponent(this.gameId)}`);
+    }
+    this.applyState(data);
+    this.live = new Live(this.gameId, this.token, {
+      state: (payload) => this.applyState(payload),
+      error: (error) => this.socketError(error),
+      status: (status, reason) => this.setConnection(status, reason),
+      logLength: () => this.log.length,
+    });
+    this.live.start();
+  }
+
+  stop() {
+    if (this.live) this.live.stop();
+    clearTimeout(this.noticeTimer);
+  }
+
+  async fetchState(logFrom) {
+    const query = new URLSearchParams({ log_from: String(logFrom) });
+    if (this.token) query.set("token", this.token);
+    return api("GET", `${gamePath(this.gameId)}?${query}`);
+  }
+
+  // ---- state --------------------------------------------------------------------------
+  applyState(payload) {
+    if (!payload || typeof payload.version !== "number") return;
+    if (this.state && payload.version < this.state.version) return; // an older push
+    const start = payload.log_start || 0;
+    if (start > this.log.length) {
+      this.refresh(); // a gap in the log: ask for all of it
+      return;
+    }
+    this.log = this.log.slice(0, start).concat(payload.log || []);
+    const before = this.state;
+    this.state = payload;
+    const sameChoices =
+      before && this.chooser && before.legal_actions.join("\n") === payload.legal_actions.join("\n");
+    if (!sameChoices) this.chooser = new Chooser(payload.legal_actions, (a) => this.module.keys(a, payload.view));
+    this.render();
+  }
+
+  async refresh() {
+    const { status, data } = await this.fetchState(0);
+    if (status === 200) {
+      this.log = [];
+      this.state = null;
+      this.applyState(data);
+    }
+  }
+
+  setConnection(status, reason) {
+    this.connection = status;
+    if (status === "seat-taken") {
+      forgetSeat(this.gameId);
+      this.flash("error", t("seat_taken_elsewhere") + (reason ? ` (${reason})` : ""));
+    }
+    this.renderConnection();
+  }
+
+  socketError(error) {
+    if (error.state) this.applyState(error.state);
+    this.flash("error", error.detail || t("error"));
+  }
+
+  flash(kind, text) {
+    this.notice = { kind, text };
+    clearTimeout(this.noticeTimer);
+    this.noticeTimer = setTimeout(() => {
+      this.notice = null;
+      this.renderNotice();
+    }, 6000);
+    this.renderNotice();
+  }
+
+  // ---- acting -------------------------------------------------------------------------
+  choose(key) {
+    if (this.busy || !this.chooser) return;
+    const action = this.chooser.choose(key);
+    if (action !== null) this.play(action);
+    else this.render();
+  }
+
+  cancel() {
+    if (this.chooser) this.chooser.back();
+    this.render();
+  }
+
+  async play(action) {
+    if (this.busy) return;
+    this.busy = true;
+    this.render();
+    const body = { token: this.token, action, version: this.state.version };
+    let answer = await api("POST", gamePath(this.gameId, "/actions"), body);
+    if (answer.status === 0) answer = await api("POST", gamePath(this.gameId, "/actions"), body); // a retry is answered idempotently
+    this.busy = false;
+    const { status, data } = answer;
+    if (status === 200) {
+      this.applyState(data);
+    } else if (status === 409) {
+      this.flash("info", t("moved_on"));
+      if (data && typeof data.version === "number") {
+        this.chooser = null;
+        this.applyState({ ...data, log_start: data.log_start ?? 0 });
+      } else this.refresh();
+    } else {
+      this.flash("error", data.detail || t("error"));
+      if (this.chooser) this.chooser.back();
+      this.refresh();
+    }
+  }
+
+  async joinSeat(seat) {
+    let name = (this.root.querySelector("#join-name") || {}).value || myName();
+    name = name.trim();
+    if (!name) {
+      this.flash("error", t("name_needed"));
+      return;
+    }
+    rememberName(name);
+    const body = seat === null ? { name, token: this.token } : { name, seat };
+    const { status, data } = await api("POST", gamePath(this.gameId, "/join"), body);
+    if (status !== 200) {
+      this.flash("error", data.detail || t("error"));
+      return;
+    }
+    this.token = data.token;
+    this.spectate = false;
+    rememberSeat(this.gameId, data.player, data.token);
+    history.replaceState(null, "", `#/game/${encodeURIComponent(this.gameId)}`);
+    this.stop();
+    this.log = [];
+    this.state = null;
+    this.chooser = null;
+    await this.start();
+  }
+
+  // ---- drawing ------------------------------------------------------------------------
+  reveal(id) {
+    const now = performance.now();
+    if (!this.revealed.has(id)) {
+      // A tally already there when the page opened is shown at once, not replayed.
+      this.revealed.set(id, this.firstRenderDone ? now : -Infinity);
+    }
+    const elapsed = now - this.revealed.get(id);
+    return elapsed < 20000 ? elapsed : null;
+  }
+
+  context() {
+    const state = this.state;
+    const chooser = this.chooser;
+    const candidates = !this.busy && chooser ? chooser.candidates() : new Set();
+    const selected = chooser ? chooser.selected : new Set();
+    const ctx = {
+      view: state.view,
+      me: state.player,
+      seats: state.seats,
+      players: state.view.players,
+      toMove: state.to_move,
+      isOver: state.is_over,
+      candidates,
+      selected,
+      replay: false,
+      name: (p) => seatName(state.seats, p),
+      label: (p) => playerLabel(state.seats, p),
+      reveal: (id) => this.reveal(id),
+      choose: (key) => this.choose(key),
+      // Attributes of a board element that stands for a key: clickable only when legal.
+      key: (key, base = "") => keyAttrs(ctx, key, base),
+    };
+    return ctx;
+  }
+
+  render() {
+    if (!this.state) return;
+    const state = this.state;
+    const ctx = this.context();
+    const board = h("section", { class: "board-area", "aria-label": t("board") }, this.module.render(ctx));
+    const onBoard = new Set([...board.querySelectorAll("[data-key]")].map((n) => n.dataset.key));
+    const mine = state.player !== null && state.to_move.includes(state.player);
+    document.body.dataset.turn = state.is_over ? "over" : mine ? "mine" : "others";
+    const page = h(
+      "div",
+      { class: "game-page", "data-game": state.game, "data-version": state.version },
+      this.header(),
+      h("div", { id: "notice", class: "notice-slot" }),
+      state.is_over ? this.endScreen() : null,
+      h(
+        "div",
+        { class: "game-layout" },
+        board,
+        h(
+          "aside",
+          { class: "side" },
+          this.statusLine(),
+          this.choiceBar(ctx, onBoard),
+          this.joinPrompt(),
+          this.seatList(),
+          this.invites(),
+          this.allActions(),
+          this.logPanel(),
+        ),
+      ),
+    );
+    const logScroll = this.root.querySelector(".log ol");
+    const wasAtBottom = !logScroll || logScroll.scrollTop + logScroll.clientHeight >= logScroll.scrollHeight - 4;
+    clear(this.root).append(page);
+    this.renderNotice();
+    this.renderConnection();
+    const list = this.root.querySelector(".log ol");
+    if (list && wasAtBottom) list.scrollTop = list.scrollHeight;
+    this.firstRenderDone = true;
+  }
+
+  header() {
+    const state = this.state;
+    return h(
+      "header",
+      { class: "game-head" },
+      h("a", { href: "#/", class: "back" }, "← ", t("lobby")),
+      h("h2", {}, t(`game.${state.game}`), " ", h("span", { class: "muted game-id" }, state.id)),
+      h("span", { id: "connection", class: "connection" }),
+      state.player === null ? h("span", { class: "tag" }, t("spectating")) : h("span", { class: "tag" }, t("you_are"), " ", playerLabel(state.seats, state.player)),
+      state.is_over ? h("a", { href: `#/replay/${encodeURIComponent(state.id)}`, class: "button" }, t("replay")) : null,
+    );
+  }
+
+  renderConnection() {
+    const node = this.root.querySelector("#connection");
+    if (!node) return;
+    node.dataset.status = this.connection;
+    node.textContent = t(`conn.${this.connection}`);
+  }
+
+  renderNotice() {
+    const slot = this.root.querySelector("#notice");
+    if (!slot) return;
+    clear(slot);
+    if (this.notice) slot.append(h("p", { class: `notice ${this.notice.kind}`, role: "status" }, this.notice.text));
+  }
+
+  statusLine() {
+    const state = this.state;
+    const me = state.player;
+    let content;
+    if (state.is_over) content = t("game_over");
+    else if (me !== null && state.to_move.includes(me)) {
+      const hint = this.module.hint ? this.module.hint(state.view, state.legal_actions) : null;
+      content = [h("strong", {}, t("your_turn")), hint ? h("span", { class: "hint" }, " — ", hint) : null];
+    } else if (state.to_move.length > 1) {
+      content = [t("still_choosing"), " ", ...state.to_move.map((p) => [playerLabel(state.seats, p), " "])];
+    } else if (state.to_move.length === 1) {
+      content = [t("waiting_for"), " ", playerLabel(state.seats, state.to_move[0])];
+    } else content = "";
+    return h("div", { id: "status", class: "status", "aria-live": "polite" }, content);
+  }
+
+  choiceBar(ctx, onBoard) {
+    const chooser = this.chooser;
+    if (!chooser || this.state.legal_actions.length === 0) return null;
+    const items = [];
+    if (chooser.prefix.length > 0) {
+      items.push(
+        h(
+          "div",
+          { class: "trail" },
+          t("chosen"),
+          ": ",
+          chooser.prefix.map((key) => h("span", { class: "chip" }, this.module.label(key, ctx))),
+          " ",
+          h("button", { class: "cancel", onclick: () => this.cancel() }, t("cancel")),
+        ),
+      );
+    }
+    const decided = chooser.decided();
+    if (decided !== null && chooser.needsConfirm()) {
+      items.push(
+        h(
+          "button",
+          { class: "choosable confirm", "data-action": decided, disabled: this.busy, onclick: () => this.play(decided) },
+          t("play"),
+          ": ",
+          this.module.describe ? this.module.describe(decided, ctx) : decided,
+        ),
+      );
+    } else {
+      const offBoard = [...ctx.candidates].filter((key) => !onBoard.has(key));
+      const buttons = offBoard.map((key) =>
+        h(
+          "button",
+          { class: "choosable choice", "data-key": key, disabled: this.busy, onclick: () => this.choose(key) },
+          key === DONE ? t("that_is_all") : this.module.label(key, ctx),
+        ),
+      );
+      if (buttons.length) items.push(h("div", { class: "choice-buttons" }, buttons));
+      else if (ctx.candidates.size) items.push(h("p", { class: "muted" }, t("click_board")));
+    }
+    if (this.busy) items.push(h("p", { class: "muted" }, t("sending")));
+    return h("div", { id: "choices", class: "choices" }, items);
+  }
+
+  joinPrompt() {
+    const state = this.state;
+    if (state.is_over) return null;
+    const needsName = state.player !== null && !state.seats[state.player].name;
+    const open = state.player === null && state.seats.some((s) => s.kind === "human" && !s.claimed);
+    if (!needsName && !open) return null;
+    return h(
+      "div",
+      { class: "join-prompt" },
+      h("label", {}, t("your_name"), " ", h("input", { id: "join-name", value: myName(), maxlength: 40, autocomplete: "nickname" })),
+      needsName ? h("button", { onclick: () => this.joinSeat(null) }, t("take_seat")) : null,
+    );
+  }
+
+  seatList() {
+    const state = this.state;
+    const scores = state.view.scores || [];
+    const rows = state.seats.map((seat) => {
+      const p = seat.player;
+      const toMove = state.to_move.includes(p);
+      const canJoin = state.player === null && !state.is_over && seat.kind === "human" && !seat.claimed;
+      return h(
+        "li",
+        { class: `seat${toMove ? " to-move" : ""}${state.winners.includes(p) ? " winner" : ""}`, "data-player": p },
+        playerLabel(state.seats, p),
+        seat.kind === "bot" ? h("span", { class: "muted" }, ` (${t("bot")})`) : null,
+        p === state.player ? h("span", { class: "tag" }, t("you")) : null,
+        toMove ? h("span", { class: "thinking", title: t("to_move") }, " ⏳") : null,
+        scores[p] !== undefined ? h("span", { class: "score" }, formatScore(scores[p])) : null,
+        canJoin ? h("button", { class: "small", onclick: () => this.joinSeat(p) }, t("join_seat")) : null,
+      );
+    });
+    return h("div", { class: "panel seats" }, h("h3", {}, t("players")), h("ul", {}, rows));
+  }
+
+  invites() {
+    const invites = invitesOf(this.gameId).filter((i) => i.player !== this.state.player);
+    if (!invites.length || this.state.is_over) return null;
+    return h(
+      "details",
+      { class: "panel invites", open: invites.some((i) => !this.state.seats[i.player].claimed) },
+      h("summary", {}, t("invite_links")),
+      h(
+        "ul",
+        {},
+        invites.map((invite) => {
+          const link = inviteLink(this.gameId, invite.token);
+          const seat = this.state.seats[invite.player];
+          return h(
+            "li",
+            {},
+            playerBadge(invite.player),
+            " ",
+            t("seat_n", { n: invite.player + 1 }),
+            seat.claimed ? h("span", { class: "muted" }, ` (${t("taken")})`) : null,
+            " ",
+            h("input", { class: "invite-link", readonly: true, value: link, onclick: (e) => e.target.select() }),
+            h("button", { class: "small", onclick: () => copy(link, this) }, t("copy")),
+          );
+        }),
+      ),
+    );
+  }
+
+  allActions() {
+    const actions = this.state.legal_actions;
+    if (!actions.length || this.busy) return null;
+    return h(
+      "details",
+      { class: "panel all-actions" },
+      h("summary", {}, t("all_actions", { n: actions.length })),
+      h(
+        "div",
+        { class: "action-list" },
+        actions.map((action) => h("button", { class: "small", "data-action": action, onclick: () => this.play(action) }, action)),
+      ),
+    );
+  }
+
+  logPanel() {
+    return h(
+      "div",
+      { class: "panel log" },
+      h("h3", {}, t("log")),
+      h("ol", { start: 1 }, this.log.map((line) => h("li", {}, line))),
+    );
+  }
+
+  endScreen() {
+    const state = this.state;
+    const scores = state.view.scores || [];
+    const winners = state.winners;
+    const order = state.seats.map((s) => s.player).sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0));
+    let headline;
+    if (state.player !== null && winners.includes(state.player)) headline = winners.length > 1 ? t("you_share_win") : t("you_win");
+    else if (winners.length === 0) headline = t("no_winner");
+    else if (winners.length === 1) headline = [playerLabel(state.seats, winners[0]), " ", t("wins")];
+    else headline = [t("shared_win"), " ", ...winners.map((p) => [playerLabel(state.seats, p), " "])];
+    const extra = this.module.endDetails ? this.module.endDetails(this.context()) : null;
+    return h(
+      "section",
+      { id: "end-screen", class: "end-screen", role: "dialog", "aria-label": t("game_over") },
+      h("h2", {}, t("game_over")),
+      h("p", { class: "headline" }, headline),
+      h(
+        "table",
+        { class: "scores" },
+        h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("score")))),
+        h(
+          "tbody",
+          {},
+          order.map((p) =>
+            h("tr", { class: winners.includes(p) ? "winner" : "" }, h("td", {}, playerLabel(state.seats, p), winners.includes(p) ? " 🏆" : ""), h("td", {}, formatScore(scores[p]))),
+          ),
+        ),
+      ),
+      extra,
+      h("p", {}, h("a", { class: "button", href: `#/replay/${encodeURIComponent(state.id)}` }, t("watch_replay")), " ", h("a", { class: "button", href: "#/" }, t("back_to_lobby"))),
+    );
+  }
+}
+
+export function keyAttrs(ctx, key, base = "") {
+  const classes = [base, "key"];
+  const legal = ctx.candidates.has(key);
+  if (legal) classes.push("choosable");
+  if (ctx.selected.has(key)) classes.push("selected");
+  return {
+    class: classes.join(" ").trim(),
+    "data-key": key,
+    tabindex: legal ? 0 : null,
+    role: legal ? "button" : null,
+    onclick: legal ? () => ctx.choose(key) : null,
+    onkeydown: legal
+      ? (event) => {
+          if (event.key === "Enter" || event.key === " ") {
+            event.preventDefault();
+            ctx.choose(key);
+          }
+        }
+      : null,
+  };
+}
+
+export function formatScore(value) {
+  if (value === undefined || value === null) return "";
+  return Number.isInteger(value) ? String(value) : String(Math.round(value * 100) / 100);
+}
+
+async function copy(text, page) {
+  try {
+    await navigator.clipboard.writeText(text);
+    page.flash("info", t("copied"));
+  } catch {
+    page.flash("info", text);
+  }
+}

@@ -1,0 +1,83 @@
+// How players are told apart: a colour from the Okabe-Ito palette (chosen to stay distinct
+// for colour-blind eyes) AND a shape AND the seat number, never the colour alone.
+import { h, s, polygon } from "./dom.js";
+import { t } from "./i18n.js";
+
+export const PLAYER_STYLES = [
+  { colour: "#0072B2", shape: "circle" },
+  { colour: "#E69F00", shape: "square" },
+  { colour: "#009E73", shape: "triangle" },
+  { colour: "#CC79A7", shape: "diamond" },
+  { colour: "#D55E00", shape: "hexagon" },
+  { colour: "#56B4E9", shape: "star" },
+];
+
+export function playerStyle(player) {
+  return PLAYER_STYLES[player % PLAYER_STYLES.length];
+}
+
+/** An SVG shape for any fill, centred on (cx, cy) with radius r. */
+export function shapeAt(shape, cx, cy, r, attrs = {}) {
+  switch (shape) {
+    case "circle":
+      return s("circle", { cx, cy, r: r * 0.9, ...attrs });
+    case "square":
+      return s("rect", { x: cx - r * 0.8, y: cy - r * 0.8, width: r * 1.6, height: r * 1.6, ...attrs });
+    case "triangle":
+      return s("polygon", { points: polygon(cx, cy + r * 0.15, r * 1.05, 3), ...attrs });
+    case "diamond":
+      return s("polygon", { points: polygon(cx, cy, r, 4), ...attrs });
+    case "hexagon":
+      return s("polygon", { points: polygon(cx, cy, r * 0.95, 6, 0), ...attrs });
+    case "star": {
+      const points = [];
+      for (let i = 0; i < 10; i++) {
+        const a = -Math.PI / 2 + (Math.PI * i) / 5;
+        const radius = i % 2 === 0 ? r : r * 0.45;
+        points.push(`${(cx + radius * Math.cos(a)).toFixed(1)},${(cy + radius * Math.sin(a)).toFixed(1)}`);
+      }
+      return s("polygon", { points: points.join(" "), ...attrs });
+    }
+    default:
+      return s("circle", { cx, cy, r, ...attrs });
+  }
+}
+
+/** A player's token in an SVG: their shape in their colour with their seat number on it. */
+export function playerMark(player, cx, cy, r, extra = {}) {
+  const style = playerStyle(player);
+  return s(
+    "g",
+    { class: "player-mark", "data-player": player, ...extra },
+    shapeAt(style.shape, cx, cy, r, { fill: style.colour, stroke: "#222", "stroke-width": Math.max(0.8, r / 8) }),
+    s(
+      "text",
+      { x: cx, y: cy + r * 0.12, "font-size": r * 1.05, class: "mark-text", "text-anchor": "middle", "dominant-baseline": "middle" },
+      String(player + 1),
+    ),
+  );
+}
+
+/** A small inline badge for text: shape + colour + seat number. */
+export function playerBadge(player) {
+  return h(
+    "span",
+    { class: "badge-wrap", title: t("seat_n", { n: player + 1 }) },
+    s("svg", { class: "badge", viewBox: "0 0 20 20", "aria-hidden": "true" }, playerMark(player, 10, 10, 8.5)),
+  );
+}
+
+/** The name of a seat as people read it. */
+export function seatName(seats, player) {
+  if (player === null || player === undefined) return t("spectator");
+  const seat = seats && seats[player];
+  if (!seat) return t("player_n", { n: player + 1 });
+  if (seat.name) return seat.name;
+  if (seat.kind === "bot") return t("bot_level", { level: t("level." + seat.level) });
+  return t("player_n", { n: player + 1 });
+}
+
+/** Badge and name together, for lists and status lines. */
+export function playerLabel(seats, player, extraText = "") {
+  return h("span", { class: "player-label", "data-player": player }, playerBadge(player), " ", seatName(seats, player), extraText);
+}
