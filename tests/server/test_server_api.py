@@ -231,9 +231,10 @@ def test_openapi_page_documents_the_contract(client: TestClient) -> None:
     assert "409" in paths["/api/games/{game_id}/actions"]["post"]["responses"]
 
 
-def test_the_placeholder_page_is_served_at_the_root(client: TestClient) -> None:
+def test_the_browser_client_is_served_at_the_root(client: TestClient) -> None:
     answer = client.get("/")
-    assert answer.status_code == 200 and "/api/games" in answer.text
+    assert answer.status_code == 200 and 'src="app.js"' in answer.text
+    assert client.get("/app.js").status_code == 200
 
 
 # ---- acting -------------------------------------------------------------------------

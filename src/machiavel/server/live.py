@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import json
 import logging
 import secrets
 from collections.abc import Sequence
@@ -18,6 +17,7 @@ from dataclasses import dataclass, field
 
 from machiavel.core.contract import Game, JsonDict, Setup, State
 from machiavel.core.errors import CorruptState, IllegalAction, InvalidSetup
+from machiavel.server.jsontext import dumps, loads
 from machiavel.server.storage import GameRecord
 
 logger = logging.getLogger("machiavel.server")
@@ -95,7 +95,7 @@ class LiveGame:
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.dead = False  # dropped from memory (failed write, eviction): load it again
-        self._bases: dict[Viewer, tuple[JsonDict, str]] = {}
+        self._bases: dict[Viewer, str] = {}
         self._texts: dict[tuple[Viewer, int], str] = {}
 
     @property
@@ -133,10 +133,7 @@ class LiveGame:
     # ---- what a viewer receives -----------------------------------------------------
     def payload(self, viewer: Viewer, log_from: int = 0) -> JsonDict:
         """The state as ``viewer`` sees it, with the log lines from number ``log_from`` on."""
-        start = self._log_start(log_from)
-        data = dict(self._base(viewer)[0])
-        data["log_start"] = start
-        data["log"] = self._log_lines(viewer, start)
+        data: JsonDict = loads(self.payload_text(viewer, log_from))
         return data
 
     def payload_text(self, viewer: Viewer, log_from: int = 0) -> str:
@@ -145,8 +142,8 @@ class LiveGame:
         key = (viewer, start)
         text = self._texts.get(key)
         if text is None:
-            base = self._base(viewer)[1]
-            lines = json.dumps(self._log_lines(viewer, start), separators=(",", ":"))
+            base = self._base(viewer)
+            lines = dumps(self._log_lines(viewer, start))
             text = f'{base[:-1]},"log_start":{start},"log":{lines}}}'
             self._texts[key] = text
         return text
@@ -158,13 +155,14 @@ class LiveGame:
         players = self.state.players
         return [entry.for_viewer(viewer, players) for entry in self.log[start:]]
 
-    def _base(self, viewer: Viewer) -> tuple[JsonDict, str]:
-        cached = self._bases.get(viewer)
-        if cached is None:
-            data = build_payload(self, viewer)
-            cached = (data, json.dumps(data, separators=(",", ":")))
-            self._bases[viewer] = cached
-        return cached
+    def _base(self, viewer: Viewer) -> str:
+        """The payload without its log, as JSON text. Only texts are kept between calls:
+        a text is one object to the garbage collector, a view is hundreds."""
+        text = self._bases.get(viewer)
+        if text is None:
+            text = dumps(build_payload(self, viewer))
+            self._bases[viewer] = text
+        return text
 
     # ---- pushes ---------------------------------------------------------------------
     def send(self, connection: Connection, log_from: int | None = None) -> None:

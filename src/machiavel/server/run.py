@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 
 from machiavel.server.app import MAX_BODY, create_app
@@ -21,10 +22,31 @@ def serve(host: str, port: int, database: str | None, bot_workers: int | None = 
 
     url = database_url(database)
     app = create_app(url, bot_workers=bot_workers)
+    tune_garbage_collector()
     print(f"machiavel: open {browser_address(host, port)}  (database: {_safe(url)})", flush=True)
     print("machiavel: API documentation at /docs; Ctrl+C stops the server.", flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=MAX_BODY)
     return 0
+
+
+# Collections of the youngest objects every 20,000 allocations rather than 700.
+GC_THRESHOLDS = (20_000, 20, 20)
+
+
+def tune_garbage_collector() -> None:
+    """Fewer, cheaper collections for a long-running server.
+
+    With Python's defaults a busy server spent a third of its time collecting: every 700
+    allocations the objects of requests in flight were promoted to older generations, and
+    the full collections they caused then walked every object of every loaded module.
+    Everything loaded so far (modules, the app) is moved out of the collector's sight for
+    good (``gc.freeze``: such objects are never garbage); young collections come less
+    often, so that fewer short-lived objects live long enough to be promoted. Nothing is
+    kept that would otherwise be freed: garbage is found as before, only less often.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def _safe(url: str) -> str:

@@ -1,9 +1,10 @@
 """The server's logic, free of HTTP: tables, seats, the accept path, bots, pushes.
 
 Every change of a game happens with its lock held and in this order: check, apply in
-memory, store (one transaction), then log, push and schedule bots. If storing fails the
-game is dropped from memory and rebuilt from storage on next use, so memory never runs
-ahead of what is stored.
+memory, store (one transaction, shared with the actions of other games waiting at the same
+moment: a group commit), then log, push and schedule bots. If storing fails the game is
+dropped from memory and rebuilt from storage on next use, so memory never runs ahead of
+what is stored, and nothing is acknowledged or pushed before it is committed.
 """
 
 from __future__ import annotations
@@ -35,10 +36,14 @@ from machiavel.server.live import (
 from machiavel.server.storage import (
     MAX_SEED,
     GameRecord,
+    NewAction,
     Repository,
+    SeatChange,
     SeatRecord,
     StaleWrite,
+    Write,
 )
+from machiavel.server.writer import GroupWriter, WriteFailed
 
 logger = logging.getLogger("machiavel.server")
 
@@ -83,6 +88,7 @@ class GameService:
         self.lookup = lookup
         self.max_cached = max_cached
         self.bots = BotRunner(self._bot_delivers, bot_executor, bot_workers, bot_params)
+        self.writer = GroupWriter(repository.write_group)
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._load_lock = asyncio.Lock()
         self._resume: asyncio.Task[None] | None = None
@@ -97,6 +103,7 @@ class GameService:
             self._resume.cancel()
             await asyncio.gather(self._resume, return_exceptions=True)
         await self.bots.close()
+        await self.writer.close()
         for live in self._cache.values():
             for connection in list(live.connections):
                 connection.close(WS_RELOAD, "the server is stopping")
@@ -193,10 +200,21 @@ class GameService:
         if seat.claimed:
             return
         claimed = replace(seat, claimed=True)
-        if await asyncio.to_thread(self.repo.update_seat, live.id, claimed, seat.token_hash):
+        if await self._store(SeatChange(live.id, claimed, seat.token_hash)):
             live.record = live.record.with_seat(claimed)
             live.changed()
             live.publish()
+
+    async def _store(self, write: Write) -> bool:
+        """Store a game or a seat with the next group of writes; False if it was refused
+        as stale, 503 if it could not be stored."""
+        try:
+            await self.writer.write(write)
+        except StaleWrite:
+            return False
+        except WriteFailed as error:
+            raise ApiError(503, "the change could not be stored; try again") from error
+        return True
 
     # ---- creating a table -----------------------------------------------------------
     async def create(
@@ -236,7 +254,7 @@ class GameService:
             seats=tuple(records),
             listed=listed,
         )
-        await asyncio.to_thread(self._store_new, record)
+        record = await self._store_new(record)
         live = LiveGame(record, state, [])
         self._cache[live.id] = live
         self._schedule_bots(live)
@@ -280,13 +298,14 @@ class GameService:
                 raise ApiError(400, f"seat {player}: kind must be 'human' or 'bot'")
         return records, tokens
 
-    def _store_new(self, record: GameRecord) -> None:
+    async def _store_new(self, record: GameRecord) -> GameRecord:
+        """Store a new game; returns its record (with another id if its id was taken)."""
         from sqlalchemy.exc import IntegrityError
 
         for _ in range(3):  # a random id is taken once in a blue moon: draw another
             try:
-                self.repo.create_game(record)
-                return
+                await self._store(record)
+                return record
             except IntegrityError:
                 record = replace(record, id=new_token()[:12])
         raise ApiError(503, "could not store the new game; try again")
@@ -313,6 +332,32 @@ class GameService:
         finally:
             live.lock.release()
 
+    async def act_on_socket(
+        self,
+        live: LiveGame,
+        connection: Connection,
+        token: str | None,
+        action: str,
+        version: int,
+    ) -> None:
+        """An action sent on a WebSocket; its new state comes to the socket as a push.
+
+        The seat's token was checked when the socket connected, and a socket whose seat
+        is taken since (join) or whose game is reloaded is unregistered at once: while it
+        is still registered with the live game it acts without the token being checked
+        again. Otherwise the action takes the path of an HTTP one, token and all.
+        """
+        if connection.viewer is None:
+            raise ApiError(403, "a seat token is needed to act (spectators only watch)")
+        await live.lock.acquire()
+        try:
+            if not live.dead and connection in live.connections:
+                await self._accept(live, connection.viewer, action, version)
+                return
+        finally:
+            live.lock.release()
+        await self.act(live.id, token, action, version)
+
     async def _accept(self, live: LiveGame, player: int, action: str, version: int) -> str:
         """Check the version, apply, store; then push and schedule bots. Lock held."""
         state = live.state
@@ -335,16 +380,9 @@ class GameService:
             raise ApiError(
                 500, "the game engine failed on this action; nothing was played"
             ) from error
-        try:
-            await asyncio.shield(
-                asyncio.to_thread(
-                    self.repo.append_action,
-                    live.id,
-                    state.version,
-                    player,
-                    canonical,
-                    state.is_over,
-                )
+        try:  # with other games' actions, in one transaction (group commit)
+            await self.writer.write(
+                NewAction(live.id, state.version, player, canonical, state.is_over)
             )
         except BaseException as error:
             self._drop(live)  # memory ran ahead of storage: rebuild from storage next time
@@ -356,7 +394,6 @@ class GameService:
             raise ApiError(
                 503, "the action could not be stored, so it was not played; try again"
             ) from error
-        live.record = replace(live.record, version=state.version, is_over=state.is_over)
         live.publish()
         self.bots.refresh(live.id, state.to_move, state.legal_actions, state.version)
         self._schedule_bots(live)
@@ -416,7 +453,7 @@ class GameService:
             old = live.record.seats[player]
             fresh = new_token()
             taken = replace(old, name=display, token_hash=hash_token(fresh), claimed=True)
-            stored = await asyncio.to_thread(self.repo.update_seat, live.id, taken, old.token_hash)
+            stored = await self._store(SeatChange(live.id, taken, old.token_hash))
             if not stored:
                 self._drop(live)
                 raise ApiError(409, "the seat changed meanwhile; try again")
@@ -484,7 +521,13 @@ class GameService:
     def _lobby_entry(self, record: GameRecord) -> JsonDict:
         live = self._cache.get(record.id)
         if live is not None:  # memory is never behind storage
-            record = replace(live.record, created_at=record.created_at)
+            record = replace(
+                live.record,
+                created_at=record.created_at,
+                updated_at=record.updated_at,
+                version=live.state.version,
+                is_over=live.state.is_over,
+            )
         open_seats = [s.player for s in record.seats if s.kind == "human" and not s.claimed]
         status = "finished" if record.is_over else "open" if open_seats else "running"
         try:

@@ -20,6 +20,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     ColumnElement,
+    Connection,
     DateTime,
     Engine,
     ForeignKey,
@@ -31,6 +32,7 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    tuple_,
     update,
 )
 from sqlalchemy.exc import IntegrityError
@@ -124,6 +126,30 @@ class GameRecord:
         return replace(self, seats=seats)
 
 
+@dataclass(frozen=True)
+class NewAction:
+    """An action to store: number ``number`` (1-based) of a game, moving it to that version."""
+
+    game_id: str
+    number: int
+    player: int
+    action: str
+    is_over: bool
+
+
+@dataclass(frozen=True)
+class SeatChange:
+    """A seat's new name, token and claim, stored if its token is still the expected one."""
+
+    game_id: str
+    seat: SeatRecord
+    expected_token_hash: str | None
+
+
+# What a group commit stores: a new game (with its seats), a seat's change, an action.
+Write = GameRecord | SeatChange | NewAction
+
+
 class StaleWrite(Exception):  # noqa: N818 - it names a situation, not a failure of ours
     """The stored game is not at the version the writer expected (another writer won)."""
 
@@ -195,38 +221,7 @@ class Repository:
     def create_game(self, record: GameRecord) -> None:
         """Store a new game; raises ``IntegrityError`` if its id is taken."""
         with self.engine.begin() as conn:
-            conn.execute(
-                insert(GameRow),
-                [
-                    {
-                        "id": record.id,
-                        "game": record.game,
-                        "players": record.players,
-                        "seed": record.seed,
-                        "options": record.options,
-                        "listed": record.listed,
-                        "version": record.version,
-                        "is_over": record.is_over,
-                        "created_at": record.created_at,
-                        "updated_at": record.updated_at,
-                    }
-                ],
-            )
-            conn.execute(
-                insert(SeatRow),
-                [
-                    {
-                        "game_id": record.id,
-                        "player": s.player,
-                        "kind": s.kind,
-                        "level": s.level,
-                        "name": s.name,
-                        "token_hash": s.token_hash,
-                        "claimed": s.claimed,
-                    }
-                    for s in record.seats
-                ],
-            )
+            _insert_games(conn, [record])
 
     def append_action(
         self, game_id: str, number: int, player: int, action: str, is_over: bool
@@ -238,33 +233,52 @@ class Repository:
         """
         try:
             with self.engine.begin() as conn:
-                moved = conn.execute(
-                    update(GameRow)
-                    .where(GameRow.id == game_id, GameRow.version == number - 1)
-                    .values(version=number, is_over=is_over, updated_at=datetime.now(UTC))
-                )
-                if moved.rowcount != 1:
+                if not _append_actions(conn, [NewAction(game_id, number, player, action, is_over)]):
                     raise StaleWrite(f"game {game_id} is not at version {number - 1}")
-                conn.execute(
-                    insert(ActionRow),
-                    [{"game_id": game_id, "number": number, "player": player, "action": action}],
-                )
         except IntegrityError as error:
             raise StaleWrite(f"game {game_id} already has an action #{number}") from error
 
     def update_seat(self, game_id: str, seat: SeatRecord, expected_token_hash: str | None) -> bool:
         """Replace a seat's name, token and claim if its token is still the expected one."""
         with self.engine.begin() as conn:
-            changed = conn.execute(
-                update(SeatRow)
-                .where(
-                    SeatRow.game_id == game_id,
-                    SeatRow.player == seat.player,
-                    SeatRow.token_hash == expected_token_hash,
+            return _change_seat(conn, SeatChange(game_id, seat, expected_token_hash))
+
+    def write_group(self, writes: Sequence[Write]) -> list[Exception | None]:
+        """Store writes of several games in one transaction (a group commit).
+
+        Returns, per write, None if it is stored, else what refused it: ``StaleWrite`` (a
+        game not at the version before its action, a seat whose token changed),
+        ``IntegrityError`` (a new game's id is taken), or any other error of its own
+        transaction. When nothing is refused (the usual case) one transaction stores them
+        all; otherwise that transaction is rolled back whole and each write is stored on
+        its own, so that one refusal refuses only its write. An error of the shared
+        transaction itself (its commit, say) raises: then none of the writes is stored.
+        """
+        if not writes:
+            return []
+        try:
+            with self.engine.begin() as conn:
+                if not _write_all(conn, writes):
+                    raise _SomeRefused
+            return [None] * len(writes)
+        except (_SomeRefused, IntegrityError):
+            pass  # rolled back: find out which ones are refused, one at a time
+        return [self._write_alone(write) for write in writes]
+
+    def _write_alone(self, write: Write) -> Exception | None:
+        try:
+            if isinstance(write, GameRecord):
+                self.create_game(write)
+            elif isinstance(write, SeatChange):
+                if not self.update_seat(write.game_id, write.seat, write.expected_token_hash):
+                    return StaleWrite(f"seat {write.seat.player} of game {write.game_id} changed")
+            else:
+                self.append_action(
+                    write.game_id, write.number, write.player, write.action, write.is_over
                 )
-                .values(name=seat.name, token_hash=seat.token_hash, claimed=seat.claimed)
-            )
-            return changed.rowcount == 1
+        except Exception as error:
+            return error
+        return None
 
     # ---- reads ----------------------------------------------------------------------
     def load(self, game_id: str) -> tuple[GameRecord, list[tuple[int, str]]] | None:
@@ -341,6 +355,102 @@ class Repository:
         )
         with self.engine.connect() as conn:
             return [r.id for r in conn.execute(query).all()]
+
+
+class _SomeRefused(Exception):  # noqa: N818 - internal signal, never leaves this module
+    """A write of a group was refused (a stale version or seat): roll the group back."""
+
+
+def _write_all(conn: Connection, writes: Sequence[Write]) -> bool:
+    """Every write in the transaction of ``conn``; False if one was refused as stale."""
+    games = [w for w in writes if isinstance(w, GameRecord)]
+    if games:
+        _insert_games(conn, games)
+    for change in writes:
+        if isinstance(change, SeatChange) and not _change_seat(conn, change):
+            return False
+    actions = [w for w in writes if isinstance(w, NewAction)]
+    return not actions or _append_actions(conn, actions)
+
+
+def _insert_games(conn: Connection, records: Sequence[GameRecord]) -> None:
+    conn.execute(
+        insert(GameRow),
+        [
+            {
+                "id": r.id,
+                "game": r.game,
+                "players": r.players,
+                "seed": r.seed,
+                "options": r.options,
+                "listed": r.listed,
+                "version": r.version,
+                "is_over": r.is_over,
+                "created_at": r.created_at,
+                "updated_at": r.updated_at,
+            }
+            for r in records
+        ],
+    )
+    conn.execute(
+        insert(SeatRow),
+        [
+            {
+                "game_id": r.id,
+                "player": s.player,
+                "kind": s.kind,
+                "level": s.level,
+                "name": s.name,
+                "token_hash": s.token_hash,
+                "claimed": s.claimed,
+            }
+            for r in records
+            for s in r.seats
+        ],
+    )
+
+
+def _change_seat(conn: Connection, change: SeatChange) -> bool:
+    seat = change.seat
+    changed = conn.execute(
+        update(SeatRow)
+        .where(
+            SeatRow.game_id == change.game_id,
+            SeatRow.player == seat.player,
+            SeatRow.token_hash == change.expected_token_hash,
+        )
+        .values(name=seat.name, token_hash=seat.token_hash, claimed=seat.claimed)
+    )
+    return changed.rowcount == 1
+
+
+def _append_actions(conn: Connection, actions: Sequence[NewAction]) -> bool:
+    """Move each game one version on and store the actions (one action a game at most);
+    False if a game was not at the version before its action.
+
+    One statement moves every game (rather than one statement a game): the writer's
+    thread then hands the interpreter lock back and forth with the event loop's thread a
+    few times a transaction, not twice a game.
+    """
+    expected = [(a.game_id, a.number - 1) for a in actions]
+    moved = conn.execute(
+        update(GameRow)
+        .where(tuple_(GameRow.id, GameRow.version).in_(expected))
+        .values(version=GameRow.version + 1, updated_at=datetime.now(UTC))
+    )
+    if moved.rowcount != len(actions):
+        return False
+    ended = [a.game_id for a in actions if a.is_over]
+    if ended:
+        conn.execute(update(GameRow).where(GameRow.id.in_(ended)).values(is_over=True))
+    conn.execute(
+        insert(ActionRow),
+        [
+            {"game_id": a.game_id, "number": a.number, "player": a.player, "action": a.action}
+            for a in actions
+        ],
+    )
+    return True
 
 
 def _record(row: Any, seats: Sequence[Any]) -> GameRecord:

@@ -1,0 +1,121 @@
+"""Group commit: one writer stores the writes of many games in one transaction.
+
+Each accept path hands its action to the writer and waits; the writer stores all the
+writes waiting at that moment in one transaction (in a thread, off the event loop), and
+only once that transaction is committed does it let each of them go on to be acknowledged
+and pushed. Writes that arrive while a transaction runs wait for the next one, so the
+busier the server, the more writes share a commit, and a commit costs about as much for
+one action as for a hundred. New games and seat changes go the same way: being the only
+writer, it never waits on the database's write lock.
+
+A transaction that fails stores none of its writes and fails every one of them
+(``WriteFailed``); a write refused on its own (a game not at the version its action
+expects, a seat whose token changed: ``StaleWrite``; a new game's id taken:
+``IntegrityError``) fails only itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+
+from sqlalchemy.exc import IntegrityError
+
+from machiavel.server.storage import StaleWrite, Write
+
+logger = logging.getLogger("machiavel.server")
+
+MAX_GROUP = 1000  # writes in one transaction at most
+
+Store = Callable[[Sequence[Write]], list[Exception | None]]
+
+
+class WriteFailed(Exception):  # noqa: N818 - it names what happened to the write
+    """The transaction of this write failed: nothing of it is stored."""
+
+
+class GroupWriter:
+    """Stores writes in groups; ``write`` returns once its write is committed."""
+
+    def __init__(self, store: Store, max_group: int = MAX_GROUP) -> None:
+        self._store = store
+        self._max_group = max_group
+        self._waiting: list[tuple[Write, asyncio.Future[None]]] = []
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._closed = False
+        self.commits = 0  # transactions run, for tests and measures
+        self.stored = 0  # writes stored
+
+    async def write(self, write: Write) -> None:
+        """Store one write with whatever else is waiting; raises ``StaleWrite`` or
+        ``IntegrityError`` if it is refused, ``WriteFailed`` if its transaction failed."""
+        if self._closed:
+            raise WriteFailed("the server is stopping")
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.append((write, future))
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run())
+        self._wake.set()
+        await future
+
+    async def close(self) -> None:
+        """Store what is waiting, then stop (later writes fail)."""
+        self._closed = True
+        task, self._task = self._task, None
+        if task is None:
+            return
+        self._wake.set()
+        await task
+
+    async def _run(self) -> None:
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                while self._waiting:
+                    group = self._waiting[: self._max_group]
+                    del self._waiting[: self._max_group]
+                    await self._commit(group)
+                if self._closed:
+                    return
+        finally:  # cancelled with the event loop: nobody may wait for ever
+            waiting, self._waiting = self._waiting, []
+            for _, future in waiting:
+                _settle(future, WriteFailed("the writer was stopped"))
+
+    async def _commit(self, group: list[tuple[Write, asyncio.Future[None]]]) -> None:
+        try:
+            # Shielded: the thread goes on anyway, and each action's fate must be told.
+            outcomes = await asyncio.shield(
+                asyncio.to_thread(self._store, [write for write, _ in group])
+            )
+        except Exception as error:
+            logger.exception("a group of %d writes could not be stored", len(group))
+            for _, future in group:
+                _settle(future, WriteFailed(f"the transaction failed: {error}"))
+            return
+        except BaseException:
+            for _, future in group:
+                _settle(future, WriteFailed("the writer was stopped"))
+            raise
+        self.commits += 1
+        for (_, future), outcome in zip(group, outcomes, strict=True):
+            if outcome is None:
+                self.stored += 1
+            elif not isinstance(outcome, StaleWrite | IntegrityError):
+                logger.error("a write could not be stored: %s", outcome)
+                failed = WriteFailed(f"its transaction failed: {outcome}")
+                failed.__cause__ = outcome
+                outcome = failed
+            _settle(future, outcome)
+
+
+def _settle(future: asyncio.Future[None], outcome: BaseException | None) -> None:
+    if future.done():  # its waiter was cancelled: it drops its game anyway
+        return
+    if outcome is None:
+        future.set_result(None)
+    else:
+        future.set_exception(outcome)

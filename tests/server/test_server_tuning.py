@@ -1,0 +1,106 @@
+"""What makes the server fast must not change what it says: JSON text, the garbage
+collector, actions played past the framework."""
+
+from __future__ import annotations
+
+import gc
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from machiavel.server import app as app_module
+from machiavel.server import jsontext
+from machiavel.server.run import GC_THRESHOLDS, tune_garbage_collector
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"version": 3, "view": {"hand": ["S1", "M10"], "scores": [1.0, 0.5]}, "winners": []},
+        {"name": "Zoé ☕", "log": ['a "quoted" line\n'], "none": None, "yes": True},
+        {"big": 2**70, "negative": -(2**65)},  # over 64 bits: the standard library writes it
+        {1: "an integer key", "nested": {2: [3]}},
+    ],
+)
+def test_json_text_has_the_values_the_standard_library_would_give(value: object) -> None:
+    text = jsontext.dumps(value)
+    assert json.loads(text) == json.loads(json.dumps(value))
+    assert jsontext.loads(text) == json.loads(text)
+    assert " " not in jsontext.dumps({"a": [1, 2]})  # compact, as before
+
+
+def test_json_refusals_are_the_standard_librarys_error() -> None:
+    for text in ("not json", '{"a": ', ""):
+        with pytest.raises(json.JSONDecodeError):
+            jsontext.loads(text)
+
+
+def test_the_server_collects_garbage_less_often_and_never_its_modules() -> None:
+    before = gc.get_threshold()
+    try:
+        tune_garbage_collector()
+        assert gc.get_threshold() == GC_THRESHOLDS
+        assert gc.get_freeze_count() > 0  # what was loaded is out of the collector's sight
+        garbage: list[object] = []
+        garbage.append(garbage)  # a cycle made afterwards is still found and freed
+        del garbage
+        assert gc.collect() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
+
+
+def test_actions_played_past_the_framework_are_answered_as_the_route_would(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    created = client.post("/api/games", json={"game": "tyrus", "players": 2, "seed": 9}).json()
+    game_id, tokens = created["id"], [seat["token"] for seat in created["seats"]]
+    mover = client.get(f"/api/games/{game_id}").json()["to_move"][0]
+    legal = client.get(f"/api/games/{game_id}", params={"token": tokens[mover]}).json()
+    first = legal["legal_actions"][0]
+    played = client.post(
+        f"/api/games/{game_id}/actions",
+        json={"token": tokens[mover], "action": first, "version": 0},
+    )
+    assert played.status_code == 200 and played.json()["version"] == 1
+    requests: list[tuple[str, dict[str, Any]]] = [
+        (game_id, {"token": tokens[mover], "action": first, "version": 0}),  # a retry: 200
+        (game_id, {"token": tokens[mover], "action": "S1 citadel", "version": 0}),  # 409
+        (game_id, {"token": tokens[1 - mover], "action": "Z9 nowhere", "version": 1}),  # 400
+        (game_id, {"token": "not a token", "action": first, "version": 1}),  # 403
+        (game_id, {"action": first, "version": 1}),  # a spectator: 403
+        (game_id, {"token": None, "action": first, "version": 1}),  # 403
+        ("nosuchgame", {"token": tokens[0], "action": first, "version": 1}),  # 404
+        ("bad id!", {"token": tokens[0], "action": first, "version": 1}),  # 404
+    ]
+    for target, body in requests:
+        fast = client.post(f"/api/games/{target}/actions", json=body)
+        with monkeypatch.context() as routed_only:  # every body goes to FastAPI's route
+            routed_only.setattr(app_module, "_well_formed_action", lambda _body: None)
+            routed = client.post(f"/api/games/{target}/actions", json=body)
+        assert (fast.status_code, fast.json()) == (routed.status_code, routed.json()), body
+        assert fast.headers["content-type"] == "application/json"
+    assert client.get(f"/api/games/{game_id}").json()["version"] == 1  # nothing else played
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"action": "S1 citadel", "version": true}',  # a boolean is no version
+        b'{"action": "S1 citadel", "version": 0, "extra": 1}',
+        b'{"action": "S1 citadel", "version": 123456789012345678901234567890}',  # past orjson
+        b"[1, 2]",
+        b"not json",
+    ],
+)
+def test_bodies_the_route_would_refuse_go_to_the_route(client: TestClient, body: bytes) -> None:
+    created = client.post("/api/games", json={"game": "tyrus", "players": 2, "seed": 9}).json()
+    answer = client.post(
+        f"/api/games/{created['id']}/actions",
+        content=body,
+        headers={"content-type": "application/json"},
+    )
+    assert 400 <= answer.status_code < 500 and answer.json()["detail"]
+    assert client.get(f"/api/games/{created['id']}").json()["version"] == 0
