@@ -79,7 +79,8 @@ def test_rules_and_games_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
 def test_bench_measures_through_the_contract(capsys: pytest.CaptureFixture[str]) -> None:
     result = bench_game("tyrus", None, seconds=0.05)
     assert result.games >= 1 and result.actions >= 27 * result.games
-    assert result.legal_calls == result.actions and result.mean_legal_microseconds > 0
+    assert result.legal_calls >= 27 and result.mean_legal_microseconds > 0
+    assert result.turns <= result.actions
     assert cli.main(["bench", "--seconds", "0.05", "--game", "tyrus"]) == 0
     assert "machiavel bench --seconds 0.05 --game tyrus" in capsys.readouterr().out
 
