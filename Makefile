@@ -28,6 +28,7 @@ typecheck: $(STAMP)
 
 unit: $(STAMP)
 	bash scripts/ensure-services.sh
+	bash scripts/ensure-chromium.sh
 	$(BIN)/pytest -n 2
 
 bench: $(STAMP)

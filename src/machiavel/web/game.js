@@ -77,8 +77,9 @@ export class GamePage {
     this.log = this.log.slice(0, start).concat(payload.log || []);
     const before = this.state;
     this.state = payload;
+    // Others acting (simultaneous choices) must not undo a choice under way.
     const sameChoices =
-      before && this.chooser && before.legal_actions.join("\n") === payload.legal_actions.join("\n");
+      before && this.chooser && !this.chooser.spent && before.legal_actions.join("\n") === payload.legal_actions.join("\n");
     if (!sameChoices) this.chooser = new Chooser(payload.legal_actions, (a) => this.module.keys(a, payload.view));
     this.render();
   }
@@ -132,19 +133,32 @@ export class GamePage {
   async play(action) {
     if (this.busy) return;
     this.busy = true;
+    if (this.chooser) this.chooser.spent = true; // the next state gets a fresh chooser
     this.render();
-    const body = { token: this.token, action, version: this.state.version };
-    let answer = await api("POST", gamePath(this.gameId, "/actions"), body);
-    if (answer.status === 0) answer = await api("POST", gamePath(this.gameId, "/actions"), body); // a retry is answered idempotently
+    const chosenAmong = this.state.legal_actions.join("\n");
+    let version = this.state.version;
+    let answer;
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const body = { token: this.token, action, version };
+      answer = await api("POST", gamePath(this.gameId, "/actions"), body);
+      if (answer.status === 0) answer = await api("POST", gamePath(this.gameId, "/actions"), body); // a retry is answered idempotently
+      const stale = answer.status === 409 && answer.data && typeof answer.data.version === "number";
+      // Others moved meanwhile (simultaneous choices): if this seat's choices are exactly
+      // the same, the choice was made knowing all it may know now, so it still stands.
+      if (!stale || (answer.data.legal_actions || []).join("\n") !== chosenAmong) break;
+      version = answer.data.version;
+    }
     this.busy = false;
     const { status, data } = answer;
     if (status === 200) {
       this.applyState(data);
+      this.render(); // the answer may be older than a push already shown
     } else if (status === 409) {
       this.flash("info", t("moved_on"));
       if (data && typeof data.version === "number") {
-        this.chooser = null;
-        this.applyState({ ...data, log_start: data.log_start ?? 0 });
+        this.chooser = null; // the answer carries the whole current state and log
+        this.applyState(data);
+        this.render();
       } else this.refresh();
     } else {
       this.flash("error", data.detail || t("error"));
@@ -369,7 +383,7 @@ export class GamePage {
         playerLabel(state.seats, p),
         seat.kind === "bot" ? h("span", { class: "muted" }, ` (${t("bot")})`) : null,
         p === state.player ? h("span", { class: "tag" }, t("you")) : null,
-        toMove ? h("span", { class: "thinking", title: t("to_move") }, " ⏳") : null,
+        toMove ? h("span", { class: "thinking" }, t("to_move")) : null,
         scores[p] !== undefined ? h("span", { class: "score" }, formatScore(scores[p])) : null,
         canJoin ? h("button", { class: "small", onclick: () => this.joinSeat(p) }, t("join_seat")) : null,
       );
@@ -454,7 +468,7 @@ export class GamePage {
           "tbody",
           {},
           order.map((p) =>
-            h("tr", { class: winners.includes(p) ? "winner" : "" }, h("td", {}, playerLabel(state.seats, p), winners.includes(p) ? " 🏆" : ""), h("td", {}, formatScore(scores[p]))),
+            h("tr", { class: winners.includes(p) ? "winner" : "" }, h("td", {}, playerLabel(state.seats, p), winners.includes(p) ? " ★" : ""), h("td", {}, formatScore(scores[p]))),
           ),
         ),
       ),

@@ -19,6 +19,9 @@ export class LobbyPage {
   async start() {
     const { status, data } = await api("GET", "/api/catalog");
     this.catalog = status === 200 ? data : { games: [], levels: LEVELS };
+    const order = ["tyrus", "djambi", "guildes", "tyros"];
+    const rank = (id) => (order.includes(id) ? order.indexOf(id) : order.length);
+    this.catalog.games.sort((a, b) => rank(a.id) - rank(b.id) || a.id.localeCompare(b.id));
     if (this.catalog.games.length) this.selectGame(this.catalog.games[0].id);
     await this.refresh();
     this.timer = setInterval(() => this.refresh(), 4000);

@@ -72,8 +72,9 @@ export function seatName(seats, player) {
   if (player === null || player === undefined) return t("spectator");
   const seat = seats && seats[player];
   if (!seat) return t("player_n", { n: player + 1 });
-  if (seat.name) return seat.name;
-  if (seat.kind === "bot") return t("bot_level", { level: t("level." + seat.level) });
+  const botName = seat.kind === "bot" ? t("bot_level", { level: t("level." + seat.level) }) : null;
+  if (seat.name && !(botName && seat.name === `${seat.level} bot`)) return seat.name; // the server's default bot name is translated
+  if (botName) return botName;
   return t("player_n", { n: player + 1 });
 }
 

@@ -92,11 +92,11 @@ export class ReplayPage {
     const controls = h(
       "div",
       { class: "replay-controls" },
-      h("button", { id: "replay-first", onclick: () => this.go(0), disabled: data.step === 0, title: t("first") }, "⏮"),
+      h("button", { id: "replay-first", onclick: () => this.go(0), disabled: data.step === 0, title: t("first") }, "|◀"),
       h("button", { id: "replay-prev", onclick: () => this.go(data.step - 1), disabled: data.step === 0, title: t("previous") }, "◀"),
-      h("button", { id: "replay-play", onclick: () => this.togglePlay(), title: t("play_pause") }, this.timer ? "⏸" : "▶▶"),
+      h("button", { id: "replay-play", onclick: () => this.togglePlay(), title: t("play_pause") }, this.timer ? "||" : "▶▶"),
       h("button", { id: "replay-next", onclick: () => this.go(data.step + 1), disabled: data.step >= data.steps, title: t("next") }, "▶"),
-      h("button", { id: "replay-last", onclick: () => this.go(data.steps), disabled: data.step >= data.steps, title: t("last") }, "⏭"),
+      h("button", { id: "replay-last", onclick: () => this.go(data.steps), disabled: data.step >= data.steps, title: t("last") }, "▶|"),
       h("input", { type: "range", min: 0, max: data.steps, value: data.step, "aria-label": t("step"), onchange: (e) => this.go(Number(e.target.value)) }),
       h("span", { id: "replay-step" }, t("step_of", { n: data.step, total: data.steps })),
     );

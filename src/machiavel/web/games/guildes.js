@@ -128,7 +128,7 @@ function tableaux(ctx) {
     const choosing = view.to_move.includes(p);
     row.append(
       s("text", { x: x0 + 23, y: y + rh / 2 + 2, "text-anchor": "middle", "font-size": 13 }, view.face_down[p] ? String(view.face_down[p]) : "–"),
-      s("text", { x: x0 + 69, y: y + rh / 2 + 2, "text-anchor": "middle", "font-size": 13, class: choosing ? "choosing" : "" }, choosing ? "⏳" : chosen ? "✓" : ""),
+      s("text", { x: x0 + 69, y: y + rh / 2 + 2, "text-anchor": "middle", "font-size": 13, class: choosing ? "choosing" : "" }, choosing ? "…" : chosen ? "✓" : ""),
       s("text", { x: x0 + 115, y: y + rh / 2 + 3, "text-anchor": "middle", "font-size": 15, "font-weight": "bold" }, String(view.scores[p])),
     );
     svg.append(row);
@@ -156,7 +156,7 @@ function revealPanel(ctx) {
   const view = ctx.view;
   const shown = view.last_reveal || [];
   if (!shown.some((cards) => cards.length)) return null;
-  const elapsed = ctx.reveal(`guildes-reveal-${view.round}-${view.placing.placed}-${view.version}`);
+  const elapsed = ctx.reveal(`guildes-reveal-${view.round}-${view.placing.placed}-${JSON.stringify(shown)}`);
   const items = shown.map((cards, p) => {
     const li = h("li", {}, ctx.label(p), ": ", cards.join(", ") || "—");
     animate(li, p, elapsed);
@@ -240,7 +240,7 @@ function tally(list) {
 }
 
 function render(ctx) {
-  return h("div", { class: "guildes" }, roundInfo(ctx), h("div", { class: "panel" }, tableaux(ctx)), myCards(ctx), revealPanel(ctx), countPanel(ctx), tricksPanel(ctx));
+  return h("div", { class: "guildes" }, roundInfo(ctx), h("div", { class: "panel board-scroll" }, tableaux(ctx)), myCards(ctx), revealPanel(ctx), countPanel(ctx), tricksPanel(ctx));
 }
 
 function merge(replay) {

@@ -179,7 +179,7 @@ function mapBoard(ctx) {
     if (city !== undefined) g.append(cityShape(city, x + 22, y + 55));
     if (cell.id === "16") {
       g.append(s("line", { x1: x + CW / 2, y1: y + 38, x2: x + CW / 2, y2: y + CH - 6, class: "coast-line" }));
-      g.append(s("text", { x: x + 8, y: y + CH - 8, "font-size": 9 }, t("tyros.coast_w")), s("text", { x: x + CW - 8, y: y + CH - 8, "font-size": 9, "text-anchor": "end" }, t("tyros.coast_e")));
+      g.append(s("text", { x: x + CW / 2 - 5, y: y + 48, "font-size": 10, "text-anchor": "end" }, t("tyros.coast_w_short")), s("text", { x: x + CW / 2 + 5, y: y + 48, "font-size": 10 }, t("tyros.coast_e_short")));
     }
     g.append(s("rect", { x: x + 5, y: y + 5, width: CW - 10, height: CH - 10, rx: 7, class: "cell-hl" }));
     svg.append(g);
@@ -312,7 +312,7 @@ function endDetails(ctx) {
 }
 
 function render(ctx) {
-  return h("div", { class: "tyros" }, mapBoard(ctx), offerPanel(ctx), handPanel(ctx), infoPanel(ctx), playersTable(ctx));
+  return h("div", { class: "tyros" }, h("div", { class: "board-scroll" }, mapBoard(ctx)), offerPanel(ctx), handPanel(ctx), infoPanel(ctx), playersTable(ctx));
 }
 
 function merge(replay) {

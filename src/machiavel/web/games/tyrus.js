@@ -50,11 +50,15 @@ function tileShape(x, y, w, hgt, tile, placer, attrs = {}) {
   );
   if (known) {
     group.append(
-      s("text", { x: x + w / 2, y: y + hgt * 0.42, "text-anchor": "middle", "font-size": hgt * 0.36, "font-weight": "bold" }, tile[0]),
-      s("text", { x: x + w / 2, y: y + hgt * 0.82, "text-anchor": "middle", "font-size": hgt * 0.3 }, tile.slice(1)),
+      s("text", { x: x + w / 2, y: y + hgt * 0.4, "text-anchor": "middle", "font-size": hgt * 0.34, "font-weight": "bold" }, tile[0]),
+      s("text", { x: x + w / 2 - (placer !== null && placer !== undefined ? 3 : 0), y: y + hgt * 0.78, "text-anchor": "middle", "font-size": hgt * 0.3 }, tile.slice(1)),
     );
   }
-  if (placer !== null && placer !== undefined) group.append(playerMark(placer, x + w - 6, y + 6, 5.5));
+  if (placer !== null && placer !== undefined) {
+    // Who placed it: a hidden tile shows only that; a known one has it in a corner.
+    if (known) group.append(playerMark(placer, x + w - 5, y + hgt - 5, 4.5));
+    else group.append(playerMark(placer, x + w / 2, y + hgt / 2, Math.min(w, hgt) * 0.28));
+  }
   return group;
 }
 
@@ -124,25 +128,25 @@ function board(ctx) {
   const electionText = view.is_over
     ? t("tyrus.elections_over")
     : t("tyrus.election", { n: view.election, kind: t("tyrus." + view.election_kind) });
-  svg.append(s("text", { x: 22, y: mid + 24, "font-size": 15, "font-weight": "bold" }, electionText));
+  svg.append(s("text", { x: 22, y: mid + 24, "font-size": 14, "font-weight": "bold" }, electionText));
   svg.append(
     s("text", { x: 22, y: mid + 44, "font-size": 12 },
       t("tyrus.cards_left", { citadel: view.cards_remaining.citadel, market: view.cards_remaining.market, temple: view.cards_remaining.temple })),
   );
   // Score sheet: nine boxes.
-  const sx = 300;
+  const sx = 336;
   svg.append(s("text", { x: sx, y: mid + 18, "font-size": 12 }, t("tyrus.score_sheet")));
   for (let i = 0; i < 9; i++) {
     const result = view.results[i];
-    const x = sx + i * 36;
+    const x = sx + i * 32;
     const y = mid + 26;
     const box = s("g", { class: "sheet-box", "data-election": i + 1 });
-    box.append(s("rect", { x, y, width: 32, height: 38, rx: 4, fill: result ? "#fff" : "#f1ece4", stroke: "#777" }));
-    box.append(s("text", { x: x + 16, y: y + 11, "text-anchor": "middle", "font-size": 9 }, String(i + 1)));
+    box.append(s("rect", { x, y, width: 29, height: 38, rx: 4, fill: result ? "#fff" : "#f1ece4", stroke: "#777" }));
+    box.append(s("text", { x: x + 14.5, y: y + 11, "text-anchor": "middle", "font-size": 9 }, String(i + 1)));
     if (result) {
-      box.append(s("text", { x: x + 16, y: y + 22, "text-anchor": "middle", "font-size": 8 }, t("tyrus.short." + result.kind)));
-      if (result.winner === null) box.append(s("text", { x: x + 16, y: y + 35, "text-anchor": "middle", "font-size": 11 }, "—"));
-      else box.append(playerMark(result.winner, x + 16, y + 30, 6.5));
+      box.append(s("text", { x: x + 14.5, y: y + 22, "text-anchor": "middle", "font-size": 8 }, t("tyrus.short." + result.kind)));
+      if (result.winner === null) box.append(s("text", { x: x + 14.5, y: y + 35, "text-anchor": "middle", "font-size": 11 }, "—"));
+      else box.append(playerMark(result.winner, x + 14.5, y + 30, 6.5));
     }
     svg.append(box);
   }

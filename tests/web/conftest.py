@@ -1,0 +1,322 @@
+"""Browser tests: the real server in a process of its own (a temporary SQLite database, a
+free localhost port) and Debian's Chromium driven by Playwright.
+
+Chromium comes from the system (`scripts/ensure-chromium.sh` installs it); Playwright's own
+browser downloads are never used. Without /usr/bin/chromium these tests are skipped, except
+under CI (CI set), where that is a failure. Screenshots go to artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    Response,
+    ViewportSize,
+    sync_playwright,
+)
+from playwright.sync_api import Error as PlaywrightError
+
+CHROMIUM = os.environ.get("MACHIAVEL_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass
+class Server:
+    """A running `machiavel serve` and a tiny JSON client for its API."""
+
+    base: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        request.add_header("content-type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"{}")
+
+    def create(self, body: dict[str, Any]) -> dict[str, Any]:
+        status, data = self.call("POST", "/api/games", body)
+        assert status == 201, data
+        result: dict[str, Any] = data
+        return result
+
+    def state(self, game_id: str, token: str | None = None) -> dict[str, Any]:
+        query = f"?token={token}" if token else ""
+        status, data = self.call("GET", f"/api/games/{game_id}{query}")
+        assert status == 200, data
+        result: dict[str, Any] = data
+        return result
+
+    def act(self, game_id: str, token: str, action: str, version: int) -> dict[str, Any]:
+        body = {"token": token, "action": action, "version": version}
+        status, data = self.call("POST", f"/api/games/{game_id}/actions", body)
+        assert status == 200, data
+        result: dict[str, Any] = data
+        return result
+
+
+def start_server(database: Path, port: int, log: Path) -> Server:
+    command = [
+        sys.executable,
+        "-m",
+        "machiavel.cli",
+        "serve",
+        "--port",
+        str(port),
+        "--database",
+        f"sqlite:///{database}",
+        "--bot-workers",
+        "2",
+    ]
+    with log.open("ab") as out:
+        process = subprocess.Popen(
+            command,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+    server = Server(f"http://127.0.0.1:{port}", process, log)
+    deadline = time.monotonic() + 40
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server stopped at once:\n{log.read_text()}")
+        try:
+            status, _ = server.call("GET", "/api/catalog")
+            if status == 200:
+                return server
+        except (urllib.error.URLError, ConnectionError, OSError):
+            pass
+        time.sleep(0.2)
+    stop_server(server)
+    raise RuntimeError(f"the server did not answer in time:\n{log.read_text()}")
+
+
+def stop_server(server: Server) -> None:
+    server.process.terminate()
+    try:
+        server.process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        server.process.kill()
+        server.process.wait()
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    if not Path(CHROMIUM).exists():
+        message = f"{CHROMIUM} is missing: run scripts/ensure-chromium.sh"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("web-server")
+    running = start_server(folder / "machiavel.db", free_port(), folder / "server.log")
+    yield running
+    stop_server(running)
+
+
+@pytest.fixture(scope="session")
+def browser(chromium: str) -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@dataclass
+class Watched:
+    """A page with the errors its scripts reported."""
+
+    page: Page
+    errors: list[str] = field(default_factory=list)
+
+
+def console_error(entry: Watched, message: ConsoleMessage) -> None:
+    # A 409 (the game moved on) is an answer the page handles, which Chromium still logs.
+    if message.type == "error" and "status of 409" not in message.text:
+        entry.errors.append(f"console: {message.text}")
+
+
+@pytest.fixture
+def open_page(browser: Browser) -> Iterator[Callable[..., Watched]]:
+    """``open_page(viewport=DESKTOP)``: a page in a fresh context (own localStorage);
+    a script error on any of them fails the test."""
+    contexts: list[BrowserContext] = []
+    watched: list[Watched] = []
+
+    def opener(viewport: ViewportSize | None = None, locale: str = "en-GB") -> Watched:
+        context = browser.new_context(viewport=viewport or DESKTOP, locale=locale)
+        context.set_default_timeout(15000)
+        contexts.append(context)
+        page = context.new_page()
+        entry = Watched(page)
+        page.on("pageerror", lambda error: entry.errors.append(f"page error: {error}"))
+        page.on("console", lambda message: console_error(entry, message))
+        watched.append(entry)
+        return entry
+
+    yield opener
+    for context in contexts:
+        context.close()
+    problems = [error for entry in watched for error in entry.errors]
+    assert not problems, problems
+
+
+def take_screenshot(page: Page, name: str, *, phone_too: bool = False) -> None:
+    """Save the page (whole length) under artifacts/screenshots/, and at phone width."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    if phone_too:
+        before = page.viewport_size
+        page.set_viewport_size(PHONE)
+        page.wait_for_timeout(100)
+        page.screenshot(path=str(SCREENSHOTS / f"{name}-phone.png"), full_page=True)
+        if before is not None:
+            page.set_viewport_size(before)
+
+
+def create_table_via_lobby(
+    page: Page,
+    base: str,
+    game: str,
+    *,
+    players: int | None = None,
+    options: dict[str, str | bool] | None = None,
+    level: str = "easy",
+    name: str = "Ada",
+) -> str:
+    """Create a table through the lobby form: me at seat 1, bots elsewhere; the game id."""
+    page.goto(base + "/")
+    page.wait_for_selector("#new-table")
+    page.fill("#lobby-name", name)
+    page.select_option("#new-game", game)
+    if players is not None and page.locator("#new-players").is_enabled():
+        page.select_option("#new-players", str(players))
+    for option, value in (options or {}).items():
+        field_ = page.locator(f"#opt-{option}")
+        if isinstance(value, bool):
+            field_.set_checked(value)
+        elif field_.evaluate("node => node.tagName") == "SELECT":
+            field_.select_option(label=value)
+        else:
+            field_.fill(value)
+    for select in page.locator("select.seat-kind:not([disabled])").all():
+        select.select_option(f"bot:{level}")
+    page.click("#create")
+    page.wait_for_selector(".game-page")
+    game_id: str = page.evaluate("decodeURIComponent(location.hash.split('/')[2])")
+    return game_id
+
+
+def play_by_clicking(
+    page: Page,
+    *,
+    seed: int,
+    prefer: Callable[[Page], str | None] | None = None,
+    max_seconds: float = 120,
+    on_click: Callable[[int], None] | None = None,
+) -> int:
+    """Click random highlighted choices whenever it is this seat's turn, until the end
+    screen; the number of clicks. Every action the page sends must be accepted (a 409,
+    the game having moved on meanwhile, is allowed: the page then refreshes)."""
+    rng = random.Random(seed)
+    refused: list[str] = []
+
+    def watch(response: Response) -> None:
+        if response.url.endswith("/actions") and response.status not in (200, 409):
+            refused.append(f"{response.status}: {response.text()}")
+
+    page.on("response", watch)
+    clicks = 0
+    deadline = time.monotonic() + max_seconds
+    try:
+        while True:
+            assert time.monotonic() < deadline, f"the game did not end in {max_seconds} s"
+            page.wait_for_function(
+                "['mine', 'over'].includes(document.body.dataset.turn)", timeout=30000
+            )
+            if page.evaluate("document.body.dataset.turn") == "over":
+                break
+            choices = page.locator(".choosable:not([disabled])")
+            count = choices.count()
+            if count == 0:  # a choice is being sent, or the page is between two states
+                page.wait_for_timeout(30)
+                continue
+            preferred = prefer(page) if prefer else None
+            target = (
+                page.locator(preferred).first if preferred else choices.nth(rng.randrange(count))
+            )
+            try:
+                target.click(timeout=2000)
+            except PlaywrightError:  # the page redrew under the pointer: look again
+                continue
+            clicks += 1
+            assert not refused, refused
+            if on_click:
+                on_click(clicks)
+        page.wait_for_selector("#end-screen")
+        assert not refused, refused
+    finally:
+        page.remove_listener("response", watch)
+    return clicks
+
+
+# Tests reach the helpers through fixtures (test modules cannot import this conftest).
+@pytest.fixture
+def screenshot() -> Callable[..., None]:
+    return take_screenshot
+
+
+@pytest.fixture
+def create_table() -> Callable[..., str]:
+    return create_table_via_lobby
+
+
+@pytest.fixture
+def play_until_over() -> Callable[..., int]:
+    return play_by_clicking

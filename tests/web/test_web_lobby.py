@@ -1,0 +1,139 @@
+"""The lobby, seats and invite links, the languages, replays."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+
+def wait_until_over(server: Any, game_id: str, seconds: float = 60) -> dict[str, Any]:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        state: dict[str, Any] = server.state(game_id)
+        if state["is_over"]:
+            return state
+        time.sleep(0.2)
+    raise AssertionError(f"game {game_id} did not end in {seconds} s")
+
+
+def test_join_a_free_seat_from_the_lobby(
+    server: Any, open_page: Callable[..., Any], screenshot: Callable[..., None]
+) -> None:
+    created = server.create(
+        {"game": "tyrus", "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}]}
+    )
+    game_id = created["id"]
+    page = open_page().page
+    page.goto(server.base + "/")
+    entry = page.locator(f'#open-games .game-entry[data-id="{game_id}"]')
+    entry.wait_for()
+    page.fill("#lobby-name", "Bea")
+    screenshot(page, "lobby", phone_too=True)
+    entry.locator("button.join").click()
+    page.wait_for_selector(".tyrus-board")
+    assert "Bea" in page.locator(".game-head").inner_text()
+    seats = server.state(game_id)["seats"]
+    assert seats[0]["name"] == "Bea" and seats[0]["claimed"]
+    # The seat is no longer open; the game is among this browser's games.
+    page.goto(server.base + "/")
+    page.locator(f'#my-games .game-entry[data-id="{game_id}"]').wait_for()
+    assert page.locator(f'#open-games .game-entry[data-id="{game_id}"]').count() == 0
+
+
+def test_an_invite_link_seats_a_friend_and_both_pages_stay_live(
+    server: Any, open_page: Callable[..., Any], create_table: Callable[..., str]
+) -> None:
+    host = open_page().page
+    host.goto(server.base + "/")
+    host.wait_for_selector("#new-table")
+    host.select_option("#new-game", "tyrus")
+    host.select_option('select.seat-kind[data-seat="1"]', "human")
+    host.fill("#lobby-name", "Ada")
+    host.click("#create")
+    host.wait_for_selector(".tyrus-board")
+    link = host.locator(".invites input.invite-link").input_value()
+    assert "token=" in link
+
+    friend = open_page().page
+    friend.goto(link)
+    friend.wait_for_selector(".tyrus-board")
+    assert "token=" not in friend.url  # kept by the browser, not left in the address bar
+    friend.fill("#join-name", "Cy")
+    friend.click("text=Take this seat")
+    friend.locator(".game-head", has_text="Cy").wait_for()
+    host.locator(".seats", has_text="Cy").wait_for()  # pushed to the host's page
+
+    # Two moves each by clicking; every move shows up on the other page.
+    for _ in range(4):
+        for page in (host, friend):
+            if page.evaluate("document.body.dataset.turn") == "mine":
+                version = int(page.get_attribute(".game-page", "data-version") or 0)
+                page.locator(".hand .hand-tile.choosable").first.click()
+                page.locator(".building.choosable").first.click()
+                other = friend if page is host else host
+                other.wait_for_function(
+                    f"Number(document.querySelector('.game-page').dataset.version) > {version}"
+                )
+                break
+    assert server.state(link.split("/game/")[1].split("?")[0])["version"] == 4
+    assert host.locator(".log li").count() == friend.locator(".log li").count() == 4
+
+
+def test_french_and_english(
+    server: Any, open_page: Callable[..., Any], screenshot: Callable[..., None]
+) -> None:
+    page = open_page(locale="en-GB").page
+    page.goto(server.base + "/")
+    page.wait_for_selector("#new-table")
+    assert "New table" in page.inner_text("#new-table")
+    page.click('.lang-switch button[data-lang="fr"]')
+    assert "Nouvelle table" in page.inner_text("#new-table")
+    page.reload()
+    page.wait_for_selector("#new-table")
+    assert "Nouvelle table" in page.inner_text("#new-table")  # remembered
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    missing = page.evaluate("import('/i18n.js').then(m => m.missingKeys())")
+    assert missing == {"fr": [], "en": []}
+    created = server.create(
+        {
+            "game": "djambi",
+            "seats": [{"kind": "human", "name": "Ada"}] + [{"kind": "bot", "level": "easy"}] * 3,
+        }
+    )
+    page.goto(f"{server.base}/#/game/{created['id']}?spectate=1")
+    page.wait_for_selector(".djambi-board")
+    assert "rouge" in page.inner_text(".armies")
+    screenshot(page, "djambi-spectator-fr", phone_too=True)
+    page.click('.lang-switch button[data-lang="en"]')
+    assert "red" in page.inner_text(".armies")
+
+
+def test_a_finished_game_is_replayed_step_by_step(
+    server: Any, open_page: Callable[..., Any], screenshot: Callable[..., None]
+) -> None:
+    bots = [{"kind": "bot", "level": "easy"}] * 2
+    game_id = server.create({"game": "tyrus", "seats": bots, "seed": 99})["id"]
+    final = wait_until_over(server, game_id)
+    page = open_page().page
+    page.goto(f"{server.base}/#/game/{game_id}?spectate=1")
+    page.wait_for_selector("#end-screen")
+    page.click("#end-screen >> text=Watch the replay")
+    page.wait_for_selector(".replay .tyrus-board")
+    steps = final["version"]
+    assert page.inner_text("#replay-step") == f"step {steps} of {steps}"
+    page.click("#replay-first")
+    page.locator("#replay-step", has_text=f"step 0 of {steps}").wait_for()
+    hands = page.locator(".panel.hands .hand-row")
+    assert hands.count() == 2  # every hand revealed
+    assert hands.nth(0).locator(".hand-tile").count() == 9
+    page.click("#replay-next")
+    page.locator("#replay-step", has_text=f"step 1 of {steps}").wait_for()
+    first_action = server.call("GET", f"/api/games/{game_id}/replay?step=1")[1]["actions"][0][1]
+    assert first_action in page.inner_text(".last-action")
+    # Every tile in the buildings is shown face up in a replay.
+    page.keyboard.press("ArrowRight")
+    page.locator("#replay-step", has_text=f"step 2 of {steps}").wait_for()
+    assert page.locator(".building .hidden-tile").count() == 0
+    assert page.locator(".building .tile.known").count() == 2
+    screenshot(page, "tyrus-replay", phone_too=True)
