@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import machiavel
-from machiavel.core.contract import Game, State
+from machiavel.core.contract import LANGUAGES, Game, State
 from machiavel.core.playout import random_playout, random_step
 from machiavel.core.rng import Rng
 
@@ -204,11 +204,11 @@ def test_describe_tells_a_viewer_no_more_than_their_view(
     game_id: str, players: int, seed: int, fraction: float
 ) -> None:
     """Two actions that leave a viewer's view identical must be described identically to
-    that viewer: a log line never reveals what the view hides."""
+    that viewer, in every language: a log line never reveals what the view hides."""
     spec = machiavel.game(game_id)
     state = _play_partly(spec, players, seed, fraction)
     for mover in state.to_move:
-        outcomes: dict[int | None, dict[str, list[str]]] = {}
+        outcomes: dict[tuple[int | None, str], dict[str, list[str]]] = {}
         for action in state.legal_actions(mover)[:40]:
             after = state.clone()
             after.apply(mover, action)
@@ -216,8 +216,29 @@ def test_describe_tells_a_viewer_no_more_than_their_view(
                 if viewer == mover:
                     continue
                 key = json.dumps(after.view(viewer), sort_keys=True)
-                described = state.describe(mover, action, viewer)
-                outcomes.setdefault(viewer, {}).setdefault(key, []).append(described)
-        for viewer, by_view in outcomes.items():
+                for language in LANGUAGES:
+                    described = state.describe(mover, action, viewer, language)
+                    assert described.strip(), (viewer, language, action)
+                    outcomes.setdefault((viewer, language), {}).setdefault(key, []).append(
+                        described
+                    )
+        for (viewer, language), by_view in outcomes.items():
             for descriptions in by_view.values():
-                assert len(set(descriptions)) == 1, (viewer, descriptions)
+                assert len(set(descriptions)) == 1, (viewer, language, descriptions)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_describe_speaks_every_language_and_refuses_others(game_id: str) -> None:
+    spec = machiavel.game(game_id)
+    state = spec.new(spec.min_players, seed=7)
+    mover = state.to_move[0]
+    action = state.legal_actions(mover)[0]
+    for viewer in [None, *range(spec.min_players)]:
+        lines = {
+            language: state.describe(mover, action, viewer, language) for language in LANGUAGES
+        }
+        assert lines["en"] == state.describe(mover, action, viewer)  # English by default
+        assert lines["fr"] != lines["en"]
+    for language in ("de", "EN", "", None):
+        with pytest.raises(ValueError, match="language"):
+            state.describe(mover, action, mover, language)  # type: ignore[arg-type]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import machiavel
-from machiavel.core.contract import Option
+from machiavel.core.contract import LANGUAGES, Option, State
 
 
 def test_games_lists_ids_and_game_returns_specs() -> None:
@@ -78,3 +78,13 @@ def test_setup_only_saves_replay_without_a_snapshot() -> None:
     saved = state.to_json()
     del saved["state"]
     assert spec.from_json(saved).to_json() == state.to_json()
+
+
+def test_describe_speaks_the_languages_of_the_core_and_no_other() -> None:
+    assert LANGUAGES == ("en", "fr")  # English first: the default
+    state = machiavel.game("tyrus").new(2, seed=1)
+    # the contract's own line, for a game that does not say its actions in words
+    assert State._describe(state, 0, "S1 citadel", None, "en") == "player 0: S1 citadel"
+    assert State._describe(state, 0, "S1 citadel", None, "fr") == "joueur 0 : S1 citadel"
+    with pytest.raises(ValueError, match="the languages are en, fr"):
+        state.describe(0, "S1 citadel", None, "de")

@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 
 import machiavel
 from machiavel.core.errors import IllegalAction
+from machiavel.server.live import describe_for_all
 
 STATE_KEYS = {"version", "view", "to_move", "legal_actions", "is_over", "winners"}
-EXTRA_KEYS = {"id", "game", "player", "seats", "log_start", "log"}
+EXTRA_KEYS = {"id", "game", "player", "seats", "log_start", "log", "log_fr"}
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -246,19 +247,33 @@ def test_an_action_is_played_stored_and_logged_per_viewer(client: TestClient) ->
     answer = play(client, game_id, tokens[mover], action, 0)
     assert answer.status_code == 200, answer.text
     lines = [reference.describe(mover, action, viewer) for viewer in (mover, 1 - mover, None)]
+    french = [
+        reference.describe(mover, action, viewer, "fr") for viewer in (mover, 1 - mover, None)
+    ]
     reference.apply(mover, action)
     state = answer.json()
     assert state["version"] == 1 and state["view"] == reference.view(mover)
-    assert state["log"] == [lines[0]]
-    assert state_of(client, game_id, tokens[1 - mover])["log"] == [lines[1]]
-    assert state_of(client, game_id)["log"] == [lines[2]]
+    assert state["log"] == [lines[0]] and state["log_fr"] == [french[0]]
+    other = state_of(client, game_id, tokens[1 - mover])
+    assert other["log"] == [lines[1]] and other["log_fr"] == [french[1]]
+    spectator = state_of(client, game_id)
+    assert spectator["log"] == [lines[2]] and spectator["log_fr"] == [french[2]]
+    assert french[0].startswith(f"joueur {mover} a posé la tuile {action.split()[0]} (")
     later = client.get(f"/api/games/{game_id}", params={"token": tokens[mover], "log_from": 1})
-    assert later.json()["log_start"] == 1 and later.json()["log"] == []
+    assert later.json()["log_start"] == 1 and later.json()["log"] == later.json()["log_fr"] == []
     for log_from in (-1, 2, "x"):
         answer = client.get(f"/api/games/{game_id}", params={"log_from": log_from})
         assert answer.status_code in (400, 422) and answer.json()["detail"]
     assert lines[0] != lines[1]  # the tile is named to its owner only (T9)
+    assert action.split()[0] not in french[1] + french[2]
     assert stored_actions(client, game_id) == [(mover, action)]
+
+
+def test_a_line_the_engine_cannot_write_is_neutral_in_every_language() -> None:
+    state = machiavel.game("tyrus").new(2, seed=3)
+    lines = describe_for_all(state, 0, "nonsense")  # apply() will refuse it and say why
+    assert [lines.for_viewer(v, 2) for v in (0, 1, None)] == ["player 0 played"] * 3
+    assert [lines.for_viewer(v, 2, 1) for v in (0, 1, None)] == ["joueur 0 a joué"] * 3
 
 
 def test_an_illegal_action_gets_the_engines_message(client: TestClient) -> None:
@@ -463,6 +478,11 @@ def test_a_finished_game_can_be_replayed_everything_revealed(client: TestClient)
     assert replay["step"] == 4 and replay["steps"] == len(actions)
     assert replay["views"] == [at_four.view(0), at_four.view(1)]
     assert replay["actions"] == [list(a) for a in actions] and len(replay["log"]) == 4
+    walk, french = spec.new(2, seed=5), []
+    for player, action in actions[:4]:  # as its author saw it, in French too
+        french.append(walk.describe(player, action, player, "fr"))
+        walk.apply(player, action)
+    assert replay["log_fr"] == french and french[0].startswith("joueur ")
     assert client.get(f"/api/games/{game_id}/replay").json()["step"] == len(actions)
     for step in (-1, len(actions) + 1):
         assert client.get(f"/api/games/{game_id}/replay", params={"step": step}).status_code == 400

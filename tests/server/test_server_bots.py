@@ -53,7 +53,11 @@ class GuessState(State):
             "my_pick": self.picks.get(player) if player is not None else None,
         }
 
-    def describe(self, player: int, action: str, viewer: int | None) -> str:
+    def _describe(self, player: int, action: str, viewer: int | None, language: str) -> str:
+        if language == "fr":
+            return (
+                f"joueur {player} : {action}" if viewer == player else f"joueur {player} a choisi"
+            )
         return f"player {player}: {action}" if viewer == player else f"player {player} picked"
 
     @property
@@ -164,6 +168,7 @@ def test_a_person_choosing_with_bots_is_told_when_they_chose_first(
         assert state["version"] == 2 and state["view"]["picked"] == [1, 2]
         assert state["view"]["my_pick"] is None
         assert all(line.endswith(" picked") for line in state["log"])  # hidden picks
+        assert all(line.endswith(" a choisi") for line in state["log_fr"])
         answer = client.post(
             f"/api/games/{game_id}/actions", json={"token": token, "action": "pick 2", "version": 0}
         )

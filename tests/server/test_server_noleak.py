@@ -3,8 +3,9 @@
 For each registered game, random games are played through the API by people (random
 legal actions) and bots. Every answer and every push is then checked against an oracle
 that replays the stored actions independently: the view, the legal actions and the log
-must be exactly those of that seat at that version, nothing more. Tyrus adds a concrete
-check: a hidden tile of the opponent never appears anywhere in a seat's payload.
+must be exactly those of that seat at that version, nothing more, the log in every
+language. Tyrus adds a concrete check: a hidden tile of the opponent never appears anywhere
+in a seat's payload.
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 import machiavel
-from machiavel.core.contract import Setup, State
+from machiavel.core.contract import LANGUAGES, Setup, State
 from machiavel.core.rng import Rng
 
 Payload = dict[str, Any]
 SEAT_KEYS = {"player", "kind", "level", "name", "claimed"}
+LOG_KEYS = {"log": "en", "log_fr": "fr"}  # the log in each language (docs/server.md)
 
 
 def cases() -> list[tuple[str, int, int]]:
@@ -113,6 +115,7 @@ def play_through_api(
             for pushed in watcher.until_version(final):
                 collector.add(viewer, pushed)
                 assert pushed["log_start"] in (0, held)
+                assert len(pushed["log_fr"]) == len(pushed["log"])
                 held = pushed["log_start"] + len(pushed["log"])
                 assert held == pushed["version"]
     finally:
@@ -162,7 +165,9 @@ def expected_payloads(
     spec = machiavel.game(record.game)
     state = spec.state_from_setup(Setup(record.game, record.players, record.seed, record.options))
     viewers: list[int | None] = [*range(record.players), None]
-    logs: dict[int | None, list[str]] = {viewer: [] for viewer in viewers}
+    logs: dict[tuple[int | None, str], list[str]] = {
+        (viewer, language): [] for viewer in viewers for language in LANGUAGES
+    }
     expected: dict[tuple[int, int | None], Payload] = {}
     states: dict[int, State] = {}
     for version in range(len(actions) + 1):
@@ -179,12 +184,13 @@ def expected_payloads(
                     "is_over": state.is_over,
                     "winners": list(state.winners),
                     "player": viewer,
-                    "log": list(logs[viewer]),  # all lines: sliced at log_start below
+                    # all lines, in every language: sliced at log_start below
+                    **{key: list(logs[(viewer, lang)]) for key, lang in LOG_KEYS.items()},
                 }
         if version < len(actions):
             player, action = actions[version]
-            for viewer in viewers:
-                logs[viewer].append(state.describe(player, action, viewer))
+            for viewer, language in logs:
+                logs[(viewer, language)].append(state.describe(player, action, viewer, language))
             state.apply(player, action)
     return expected, states
 
@@ -205,7 +211,8 @@ def test_every_payload_is_exactly_what_its_seat_may_see(
         got = {key: value for key, value in payload.items() if key not in ("seats", "log_start")}
         wanted_payload = dict(expected[(version, viewer)])
         assert 0 <= payload["log_start"] <= version
-        wanted_payload["log"] = wanted_payload["log"][payload["log_start"] :]
+        for key in LOG_KEYS:
+            wanted_payload[key] = wanted_payload[key][payload["log_start"] :]
         assert got == wanted_payload, f"{game} v{version} viewer {viewer}"
         for seat, asked in zip(payload["seats"], seats, strict=True):
             assert set(seat) == SEAT_KEYS and seat["kind"] == asked["kind"]

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from typing import Any
+
+# A Djambi log line: "red: the red militant moves c2-c4", "rouge : le Militant rouge va de..."
+ENGLISH_LINE = re.compile(r"(red|green|yellow|blue): (the|a) ")
+FRENCH_LINE = re.compile(r"(rouge|vert|jaune|bleu) : (le|l'|un) ")
 
 
 def wait_until_over(server: Any, game_id: str, seconds: float = 60) -> dict[str, Any]:
@@ -104,9 +109,18 @@ def test_french_and_english(
     page.goto(f"{server.base}/#/game/{created['id']}?spectate=1")
     page.wait_for_selector(".djambi-board")
     assert "rouge" in page.inner_text(".armies")
+    first_line = page.locator(".log li").first
+    first_line.wait_for()  # the bots have moved
+    assert FRENCH_LINE.match(first_line.inner_text()), first_line.inner_text()
     screenshot(page, "djambi-spectator-fr", phone_too=True)
+    asked: list[str] = []  # the log comes in both languages: switching asks nothing
+    page.on("request", lambda r: asked.append(r.url) if "/api/" in r.url else None)
     page.click('.lang-switch button[data-lang="en"]')
     assert "red" in page.inner_text(".armies")
+    assert ENGLISH_LINE.match(first_line.inner_text()), first_line.inner_text()
+    page.click('.lang-switch button[data-lang="fr"]')
+    assert FRENCH_LINE.match(first_line.inner_text()), first_line.inner_text()
+    assert asked == []
 
 
 def test_a_finished_game_is_replayed_step_by_step(
@@ -137,3 +151,9 @@ def test_a_finished_game_is_replayed_step_by_step(
     assert page.locator(".building .hidden-tile").count() == 0
     assert page.locator(".building .tile.known").count() == 2
     screenshot(page, "tyrus-replay", phone_too=True)
+    # The log as each line's author saw it, in the page's language.
+    lines = page.locator(".log li")
+    assert lines.count() == 2 and lines.first.inner_text().startswith("player ")
+    page.click('.lang-switch button[data-lang="fr"]')
+    assert lines.first.inner_text().startswith("joueur ")
+    assert " a posé la tuile " in page.inner_text(".last-action")

@@ -85,7 +85,29 @@ def test_a_person_plays_a_whole_game_against_bots(
         assert name in end.inner_text()
     if state["winners"]:
         assert page.locator("#end-screen tr.winner").count() == len(state["winners"])
+    if game == "guildes":
+        check_count_panel(page, state)
     status, replay = server.call("GET", f"/api/games/{game_id}/replay")
     assert status == 200
     mine = [action for player, action in replay["actions"] if player == 0]
     assert 0 < len(mine) <= clicks
+
+
+def check_count_panel(page: Page, state: dict[str, Any]) -> None:
+    """The last count, guild by guild: the votes the engine gave each player in each guild
+    they hold (with their cards and place), then their total."""
+    count = state["view"]["counts"][-1]
+    panel = page.locator(f'.panel.count[data-round="{count["round"]}"]')
+    for player, won in enumerate(count["guild_votes"]):
+        assert won and sum(won.values()) == count["votes"][player]
+        for guild, votes in won.items():
+            cell = panel.locator(f'td.gcount[data-player="{player}"][data-guild="{guild}"]')
+            assert cell.locator(".gvotes").inner_text() == str(votes)
+            cards = count["tableaux"][player][guild]
+            assert cell.locator(".gplace").inner_text().startswith(f"×{cards}")
+            place = count["places"][player].get(guild)
+            if place is not None:
+                tied = "=" if guild in count["tied"][player] else ""
+                assert f"· {tied}{place}" in cell.locator(".gplace").inner_text()
+        total = panel.locator(f'td[data-total="{player}"]').inner_text()
+        assert total == str(count["votes"][player])

@@ -1,6 +1,15 @@
 """The game contract, registry, seeded randomness and serialization. No game knowledge."""
 
-from machiavel.core.contract import FORMAT, Game, JsonDict, Option, Seat, Setup, State
+from machiavel.core.contract import (
+    FORMAT,
+    LANGUAGES,
+    Game,
+    JsonDict,
+    Option,
+    Seat,
+    Setup,
+    State,
+)
 from machiavel.core.errors import (
     CorruptState,
     IllegalAction,
@@ -14,6 +23,7 @@ from machiavel.core.rng import Rng
 
 __all__ = [
     "FORMAT",
+    "LANGUAGES",
     "CorruptState",
     "Game",
     "IllegalAction",

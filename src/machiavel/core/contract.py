@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 
 JsonDict = dict[str, Any]
 FORMAT = "machiavel/1"
+# The languages every game describes its actions in (``State.describe``); the first is the
+# default. The words themselves belong to each game.
+LANGUAGES: tuple[str, ...] = ("en", "fr")
 StateT = TypeVar("StateT", bound="State")
 
 
@@ -135,6 +138,14 @@ class State(ABC):
     def scores(self) -> list[float]:
         """One number per player."""
 
+    def estimate(self) -> list[float]:
+        """Each player's standing, comparable across players, before the game is over.
+
+        Search bots that cut play-outs short value the position by it. The default is
+        ``scores``; a game whose scores say nothing until the end (Djambi) overrides it.
+        """
+        return self.scores
+
     @property
     @abstractmethod
     def winners(self) -> tuple[int, ...]:
@@ -158,13 +169,29 @@ class State(ABC):
         shown = ", ".join(legal[:12]) + (", ..." if len(legal) > 12 else "")
         return f"{action!r} is not a legal action now; legal actions: {shown}"
 
-    def describe(self, player: int, action: str, viewer: int | None) -> str:
-        """An action of ``player`` (about to be applied) in words, as ``viewer`` may know it.
+    def _describe(self, player: int, action: str, viewer: int | None, language: str) -> str:
+        """``describe`` for a language known to be one of ``LANGUAGES``.
 
-        The default shows the action itself: games whose actions carry hidden information
-        override it (a Tyrus tile placed face down is only "a tile in your citadel").
+        The default shows the action itself: games override it to say it in words, and
+        games whose actions carry hidden information must (a Tyrus tile placed face down
+        is only "a tile in your citadel").
         """
+        if language == "fr":
+            return f"joueur {player} : {action}"
         return f"player {player}: {action}"
+
+    def describe(self, player: int, action: str, viewer: int | None, language: str = "en") -> str:
+        """An action of ``player`` (about to be applied) in words, as ``viewer`` may know it,
+        in ``language`` (one of ``LANGUAGES``; any other raises ``ValueError``).
+
+        A line tells ``viewer`` nothing their view will not show once the action is
+        applied, in every language.
+        """
+        if language not in LANGUAGES:
+            raise ValueError(
+                f"no log in language {language!r}: the languages are {', '.join(LANGUAGES)}"
+            )
+        return self._describe(player, action, viewer, language)
 
     def resample(self, player: int, rng: Rng) -> State:
         """A state ``player`` cannot tell apart from this one, hidden things redrawn.

@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from machiavel.core.contract import Game, JsonDict, Setup, State
+from machiavel.core.contract import LANGUAGES, Game, JsonDict, Setup, State
 from machiavel.core.errors import CorruptState, IllegalAction, InvalidSetup
 from machiavel.server.jsontext import dumps, loads
 from machiavel.server.storage import GameRecord
@@ -24,6 +24,10 @@ logger = logging.getLogger("machiavel.server")
 
 Viewer = int | None  # a player number, or None for a spectator
 MAX_QUEUED_PUSHES = 64
+# The payload key of the log in each language: "log" (English), "log_fr"...
+LOG_KEYS = tuple("log" if i == 0 else f"log_{lang}" for i, lang in enumerate(LANGUAGES))
+# What the log says of an action an engine cannot describe.
+NEUTRAL_LINES = {"en": "player {player} played", "fr": "joueur {player} a joué"}
 
 
 def new_token() -> str:
@@ -35,33 +39,50 @@ def hash_token(token: str) -> str:
 
 
 class LogLines:
-    """The log line of one action as each viewer saw it; one string when all saw the same."""
+    """The log line of one action as each viewer saw it, in every language (``LANGUAGES``).
+
+    ``lines[language]`` is one string when all viewers saw the same, else one per viewer
+    (players, then spectators).
+    """
 
     __slots__ = ("lines",)
 
-    def __init__(self, lines: Sequence[str]) -> None:
-        first = lines[0]
-        self.lines: tuple[str, ...] = (
-            (first,) if all(line == first for line in lines) else tuple(lines)
-        )
+    def __init__(self, lines: Sequence[Sequence[str]]) -> None:
+        self.lines: tuple[tuple[str, ...], ...] = tuple([_shared(each) for each in lines])
 
-    def for_viewer(self, viewer: Viewer, players: int) -> str:
-        if len(self.lines) == 1:
-            return self.lines[0]
-        return self.lines[players if viewer is None else viewer]
+    def for_viewer(self, viewer: Viewer, players: int, language: int = 0) -> str:
+        """The line ``viewer`` reads in ``LANGUAGES[language]``."""
+        lines = self.lines[language]
+        if len(lines) == 1:
+            return lines[0]
+        return lines[players if viewer is None else viewer]
+
+
+def _shared(lines: Sequence[str]) -> tuple[str, ...]:
+    first = lines[0]
+    return (first,) if lines.count(first) == len(lines) else tuple(lines)
 
 
 def describe_for_all(state: State, player: int, action: str) -> LogLines:
-    """How the action about to be played reads for each player, then for spectators.
+    """How the action about to be played reads for each player, then for spectators, in
+    each language.
 
     An engine that cannot describe an action gets a neutral line: a log line must never be
     the reason a legal action is refused, nor leak what ``describe`` would have hidden.
     """
     viewers: list[Viewer] = [*range(state.players), None]
+    describe = state.describe
     try:
-        return LogLines([state.describe(player, action, v) for v in viewers])
+        return LogLines(
+            [[describe(player, action, v, language) for v in viewers] for language in LANGUAGES]
+        )
     except Exception:  # the action may be malformed: apply() will say why
-        return LogLines([f"player {player} played"])
+        return LogLines(
+            [
+                [NEUTRAL_LINES.get(language, NEUTRAL_LINES["en"]).format(player=player)]
+                for language in LANGUAGES
+            ]
+        )
 
 
 @dataclass(eq=False)
@@ -142,18 +163,20 @@ class LiveGame:
         key = (viewer, start)
         text = self._texts.get(key)
         if text is None:
-            base = self._base(viewer)
-            lines = dumps(self._log_lines(viewer, start))
-            text = f'{base[:-1]},"log_start":{start},"log":{lines}}}'
+            logs: JsonDict = {"log_start": start}
+            for language, name in enumerate(LOG_KEYS):
+                logs[name] = self._log_lines(viewer, start, language)
+            text = f"{self._base(viewer)[:-1]},{dumps(logs)[1:]}"
             self._texts[key] = text
         return text
 
     def _log_start(self, log_from: int) -> int:
         return log_from if 0 <= log_from <= len(self.log) else 0
 
-    def _log_lines(self, viewer: Viewer, start: int) -> list[str]:
+    def _log_lines(self, viewer: Viewer, start: int, language: int = 0) -> list[str]:
+        """Lines ``start`` on as ``viewer`` reads them in ``LANGUAGES[language]``."""
         players = self.state.players
-        return [entry.for_viewer(viewer, players) for entry in self.log[start:]]
+        return [entry.for_viewer(viewer, players, language) for entry in self.log[start:]]
 
     def _base(self, viewer: Viewer) -> str:
         """The payload without its log, as JSON text. Only texts are kept between calls:
@@ -185,7 +208,8 @@ class LiveGame:
 def build_payload(live: LiveGame, viewer: Viewer) -> JsonDict:
     """The response shape of issue 7 plus ``id``, ``game``, ``player``, ``seats``.
 
-    The log lines (``log_start``, ``log``) are added by ``LiveGame.payload``.
+    The log lines (``log_start``, then ``log`` in English and ``log_fr`` in French: one
+    key per language of ``LOG_KEYS``) are added by ``LiveGame.payload``.
     """
     state = live.state
     return {

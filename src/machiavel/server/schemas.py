@@ -73,8 +73,9 @@ class StateOut(BaseModel):
     seats: list[SeatOut]
     log_start: int = Field(description="number of the first log line given (0: all)")
     log: list[str] = Field(
-        description="the game in words, as this viewer knows it, from line log_start on"
+        description="the game in words (English), as this viewer knows it, from line log_start on"
     )
+    log_fr: list[str] = Field(description="the same lines in French, line for line")
 
 
 class JoinedOut(StateOut):

@@ -20,12 +20,13 @@ from datetime import datetime
 from typing import Any
 
 from machiavel.bots import LEVELS
-from machiavel.core.contract import Game, JsonDict
+from machiavel.core.contract import LANGUAGES, Game, JsonDict
 from machiavel.core.errors import CorruptState, IllegalAction, InvalidSetup, UnknownGame
 from machiavel.core.registry import game as registered_game
 from machiavel.core.rng import random_seed
 from machiavel.server.bots import BotJob, BotRunner, move_seed
 from machiavel.server.live import (
+    LOG_KEYS,
     Connection,
     LiveGame,
     Viewer,
@@ -605,9 +606,10 @@ def _replay_at(
     from machiavel.core.contract import Setup
 
     state = spec.state_from_setup(Setup(record.game, record.players, record.seed, record.options))
-    log = []
+    logs: list[list[str]] = [[] for _ in LANGUAGES]
     for player, action in history[:step]:
-        log.append(state.describe(player, action, player))  # as its author saw it
+        for language, lines in zip(LANGUAGES, logs, strict=True):
+            lines.append(state.describe(player, action, player, language))  # as its author saw it
         state.apply(player, action)
     return {
         "id": record.id,
@@ -615,7 +617,7 @@ def _replay_at(
         "step": step,
         "steps": len(history),
         "actions": [[p, a] for p, a in history],
-        "log": log,
+        **dict(zip(LOG_KEYS, logs, strict=True)),
         "views": [state.view(p) for p in range(state.players)],
         "spectator": state.view(None),
         "seats": [s.public() for s in record.seats],

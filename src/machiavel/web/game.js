@@ -3,7 +3,7 @@
 import { api, gamePath, Live, mySeat, rememberSeat, forgetSeat, invitesOf, inviteLink, myName, rememberName } from "./api.js";
 import { Chooser, DONE } from "./choices.js";
 import { h, clear } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, logEntries, logLine } from "./i18n.js";
 import { playerLabel, seatName, playerBadge } from "./players.js";
 import { boardOf } from "./games/index.js";
 
@@ -74,7 +74,7 @@ export class GamePage {
       this.refresh(); // a gap in the log: ask for all of it
       return;
     }
-    this.log = this.log.slice(0, start).concat(payload.log || []);
+    this.log = this.log.slice(0, start).concat(logEntries(payload)); // each line {en, fr}
     const before = this.state;
     this.state = payload;
     // Others acting (simultaneous choices) must not undo a choice under way.
@@ -440,7 +440,7 @@ export class GamePage {
       "div",
       { class: "panel log" },
       h("h3", {}, t("log")),
-      h("ol", { start: 1 }, this.log.map((line) => h("li", {}, line))),
+      h("ol", { start: 1 }, this.log.map((entry) => h("li", {}, logLine(entry)))),
     );
   }
 

@@ -210,6 +210,20 @@ const en = {
   "guildes.my_face_down": "Your face-down cards",
   "guildes.revealed": "Just revealed",
   "guildes.count_of": "Count of round {n}",
+  "guildes.count_help": "Votes won in each guild, with the cards held and the place reached; Milice scores 3 a card.",
+  "guildes.ties_ignored_note": "Event: tied players' cards did not count.",
+  "guildes.cell_title": "{guild}: {cards} card(s), {votes} votes",
+  "guildes.place_said": "{place} place",
+  "guildes.tied": "tied",
+  "guildes.ignored": "tied, so not counted",
+  "guildes.ignored_short": "tie",
+  "guildes.milice_votes": "3 votes a card",
+  "guildes.ordinal.1": "1st",
+  "guildes.ordinal.2": "2nd",
+  "guildes.ordinal.3": "3rd",
+  "guildes.ordinal.4": "4th",
+  "guildes.ordinal.5": "5th",
+  "guildes.ordinal.6": "6th",
   "guildes.dirty_tricks": "Coup Tordu cards",
   "guildes.protected": "protected",
   "guildes.verb.swap": "Swap two cards",
@@ -480,6 +494,20 @@ const fr = {
   "guildes.my_face_down": "Vos cartes face cachée",
   "guildes.revealed": "Cartes dévoilées",
   "guildes.count_of": "Décompte de la manche {n}",
+  "guildes.count_help": "Voix gagnées dans chaque guilde, avec les cartes posées et la place obtenue ; la Milice rapporte 3 voix par carte.",
+  "guildes.ties_ignored_note": "Événement : les cartes des joueurs à égalité n'ont pas compté.",
+  "guildes.cell_title": "{guild} : {cards} carte(s), {votes} voix",
+  "guildes.place_said": "{place} place",
+  "guildes.tied": "ex æquo",
+  "guildes.ignored": "à égalité, donc pas comptées",
+  "guildes.ignored_short": "égalité",
+  "guildes.milice_votes": "3 voix par carte",
+  "guildes.ordinal.1": "1re",
+  "guildes.ordinal.2": "2e",
+  "guildes.ordinal.3": "3e",
+  "guildes.ordinal.4": "4e",
+  "guildes.ordinal.5": "5e",
+  "guildes.ordinal.6": "6e",
   "guildes.dirty_tricks": "Cartes Coup Tordu",
   "guildes.protected": "protégé",
   "guildes.verb.swap": "Échanger deux cartes",
@@ -497,9 +525,9 @@ const fr = {
   "tyros.nothing": "rien",
   "tyros.verb.expand": "Étendre un empire",
   "tyros.verb.under": "Mettre une tuile sous la pile",
-  "tyros.verb.move": "Déplacer un navire",
+  "tyros.verb.move": "Déplacer un bateau",
   "tyros.verb.city": "Construire une ville",
-  "tyros.verb.ship": "Construire un navire",
+  "tyros.verb.ship": "Construire un bateau",
   "tyros.verb.bank": "Échanger avec la banque",
   "tyros.verb.offer": "Proposer un échange",
   "tyros.verb.accept": "Accepter",
@@ -512,7 +540,7 @@ const fr = {
   "tyros.part.take": "prendre",
   "tyros.part.give": "donner",
   "tyros.part.ask": "demander",
-  "tyros.return_ship": "le navire de la {coast} rentre",
+  "tyros.return_ship": "le bateau de la {coast} rentre",
   "tyros.coast_e": "côte est",
   "tyros.coast_w": "côte ouest",
   "tyros.coast_e_short": "E →",
@@ -528,11 +556,11 @@ const fr = {
   "tyros.your_cards": "Vos cartes",
   "tyros.your_tiles": "Vos tuiles",
   "tyros.you_keep": "Vous gardez",
-  "tyros.supply": "navires / villes en réserve",
+  "tyros.supply": "bateaux / villes en réserve",
   "tyros.points": "points",
   "tyros.known": "cartes connues",
   "tyros.shown": "tuiles montrées",
-  "tyros.score_parts": "villes {cities}, navires {ships}, majorités {majorities}, bonus {all_empires_bonus}",
+  "tyros.score_parts": "villes {cities}, bateaux {ships}, majorités {majorities}, bonus {all_empires_bonus}",
   "tyros.round": "Manche {n}",
   "tyros.phase.expand": "expansion",
   "tyros.phase.actions": "actions",
@@ -548,7 +576,7 @@ const fr = {
   "tyros.stock": "Pioche {deck} cartes · pile {pile} tuiles",
   "tyros.discard": "Défausse",
   "tyros.part_score.cities": "villes",
-  "tyros.part_score.ships": "navires",
+  "tyros.part_score.ships": "bateaux",
   "tyros.part_score.majorities": "majorités",
   "tyros.part_score.all_empires_bonus": "bonus des quatre empires",
 };
@@ -579,6 +607,23 @@ export function t(key, params = {}, fallback = undefined) {
   let text = DICTIONARIES[lang][key] ?? en[key] ?? fallback ?? key;
   for (const [name, value] of Object.entries(params || {})) text = text.split(`{${name}}`).join(String(value));
   return text;
+}
+
+/** The payload key of the server's log in a language: "log" (English), "log_fr"... */
+export function logKey(value) {
+  return value === "en" ? "log" : `log_${value}`;
+}
+
+/** A payload's log lines, each {en, fr}: the server writes every line in every language, so
+ * switching language redraws the log without asking the server again. */
+export function logEntries(payload) {
+  const english = payload[logKey("en")] || [];
+  return english.map((line, i) => Object.fromEntries(LANGS.map((l) => [l, (payload[logKey(l)] || [])[i] ?? line])));
+}
+
+/** A log line in the current language. */
+export function logLine(entry) {
+  return entry[lang] ?? entry.en;
 }
 
 /** The keys of one language missing from the other (checked by the browser tests). */

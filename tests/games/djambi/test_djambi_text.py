@@ -129,3 +129,57 @@ def test_actions_are_described_in_words() -> None:
     assert state.describe(0, "c3-d4", 2) == "red: the red necromobile moves c3-d4"
     state.apply(0, "c3-c6")
     assert state.describe(0, "corpse e3", None) == "red: the corpse is put down on e3"
+
+
+def both(state: DjambiState, action: str) -> str:
+    """The French line of ``action`` by the player to move, after checking that every
+    viewer reads the same (Djambi hides nothing) and that it differs from the English."""
+    player = state.to_move[0]
+    lines = {state.describe(player, action, viewer, "fr") for viewer in (None, 0, 1, 2, 3)}
+    assert len(lines) == 1
+    french = lines.pop()
+    assert french != state.describe(player, action, None, "en")
+    return french
+
+
+def test_actions_are_described_in_french() -> None:
+    """Every kind of action, in the words of the French client and rule text."""
+    pieces = {**CHIEFS, "b1": "red assassin", "b6": "green militant", "c3": "red necromobile"}
+    state = start(pieces, ("c6",))
+    assert both(state, "b1-b6") == "rouge : l'Assassin rouge tue le Militant vert (b1-b6)"
+    assert both(state, "c3-c6") == "rouge : le Nécromobile rouge enlève le cadavre en c6"
+    assert both(state, "c3-d4") == "rouge : le Nécromobile rouge va de c3 à d4"
+    assert both(state, "a1-a2") == "rouge : le Chef rouge va de a1 à a2"
+    state.apply(0, "c3-c6")
+    assert both(state, "corpse e3") == "rouge : le cadavre est posé en e3"
+    # a Diplomat relocates a living piece
+    state = start({**CHIEFS, "b2": "red diplomat", "b5": "green reporter"})
+    assert both(state, "b2-b5") == "rouge : le Diplomate rouge enlève le Reporter vert (b2-b5)"
+    state.apply(0, "b2-b5")
+    assert both(state, "place d4") == "rouge : le Reporter vert est posé en d4"
+
+
+def test_reporter_actions_are_described_in_french() -> None:
+    pieces = {**CHIEFS, "a5": "red reporter", "d6": "green militant", "e6": "green assassin"}
+    pieces |= {"c4": "green diplomat", "d4": "red militant"}
+    state = start(pieces, reporter="scandal", aggressivity=True)
+    state.apply(0, "a5-d5")
+    assert both(state, "kill d6") == "rouge : le Reporter tue le Militant vert en d6"
+    assert both(state, "scandal") == "rouge : le Reporter en d5 fait éclater un scandale"
+    state.apply(0, "scandal")  # three kills: red raises one of its dead (D12)
+    assert both(state, "revive d4 b2") == (
+        "rouge : le Militant rouge ressuscite en b2 (le cadavre en d4)"
+    )
+    quiet = start({**CHIEFS, "a5": "red reporter", "e6": "green militant"}, reporter="scandal")
+    quiet.apply(0, "a5-d5")
+    assert both(quiet, "pass") == "rouge : le Reporter épargne tout le monde"
+    stuck = GAME.from_position(
+        {
+            "turn": "green",
+            "pieces": {"a1": "red chief", "i9": "green chief", "i1": "yellow chief"},
+            "corpses": ["h9", "h8", "i8"],
+        },
+        seed=1,
+    )
+    assert stuck.legal_actions(1) == ["pass"]
+    assert both(stuck, "pass") == "vert : passe"

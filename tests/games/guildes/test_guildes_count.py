@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from machiavel.games.guildes.count import count_votes, guild_votes, share_places, without_ties
+from machiavel.games.guildes.count import (
+    count_details,
+    count_votes,
+    guild_votes,
+    ranking,
+    share_places,
+    without_ties,
+)
 from machiavel.games.guildes.data import GUILD_COUNT, GUILD_INDEX, PLACES
 
 ARTISANS_2 = (7, 4)  # book: Artisans in round 2
@@ -176,3 +183,41 @@ def test_ties_ignored_event_g6(
 def test_without_ties_keeps_only_unique_counts() -> None:
     assert without_ties([3, 3, 1, 0, 0]) == [0, 0, 1, 0, 0]
     assert without_ties([2, 1, 2, 5]) == [0, 1, 0, 5]
+
+
+# ---- the count guild by guild, as the views give it to people ------------------------------
+def test_ranking_shares_a_place_between_tied_players_g4() -> None:
+    assert ranking([3, 3, 2, 2, 0]) == [1, 1, 3, 3, None]
+    assert ranking([4, 2, 2, 1]) == [1, 2, 2, 4]
+    assert ranking([0, 0]) == [None, None]
+
+
+def test_count_details_give_each_guild_its_places_ties_and_votes() -> None:
+    # round 3, book example 2 (Artisans: two tie first, two tie next) and Milice
+    tableaux = [row(Artisans=3, Milice=1), row(Artisans=3), row(Artisans=2), row(Artisans=2)]
+    details = count_details(2, tableaux)
+    assert details["guild_votes"] == [
+        {"Artisans": 5, "Milice": 3},
+        {"Artisans": 5},
+        {"Artisans": 0},
+        {"Artisans": 0},
+    ]
+    assert details["places"] == [{"Artisans": 1}, {"Artisans": 1}, {"Artisans": 3}, {"Artisans": 3}]
+    assert details["tied"] == [["Artisans"]] * 4
+    assert details["ignored"] == [[], [], [], []]
+    for player, won in enumerate(details["guild_votes"]):
+        assert sum(won.values()) == count_votes(2, tableaux)[player]
+
+
+def test_count_details_with_ties_ignored_g6() -> None:
+    # the book's example 1: two tie first for the Artisans, the third alone takes the 7
+    tableaux = [row(Artisans=3), row(Artisans=3), row(Artisans=1, Nobles=1)]
+    details = count_details(1, tableaux, ignore_ties=True)
+    assert details["guild_votes"] == [
+        {"Artisans": 0},
+        {"Artisans": 0},
+        {"Artisans": 7, "Nobles": 12},
+    ]
+    assert details["places"] == [{}, {}, {"Artisans": 1, "Nobles": 1}]
+    assert details["ignored"] == [["Artisans"], ["Artisans"], []]
+    assert details["tied"] == [[], [], []]

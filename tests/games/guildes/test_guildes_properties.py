@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -95,8 +96,31 @@ def test_counts_follow_g4_on_the_tableaux_as_counted(
         entry = state.view(None)["counts"][round_index]
         tableaux = [counts(t) for t in entry["tableaux"]]
         assert entry["votes"] == count_votes(round_index, tableaux, ignore_ties)
+        assert entry["ties_ignored"] == ignore_ties
+        assert_guild_by_guild(entry, tableaux)
         totals = [t + v for t, v in zip(totals, entry["votes"], strict=True)]
     assert state.scores == totals
+
+
+def assert_guild_by_guild(entry: dict[str, Any], tableaux: list[list[int]]) -> None:
+    """A count's guild-by-guild detail agrees with its tableaux and totals (G4, G6)."""
+    for player, tableau in enumerate(tableaux):
+        won = entry["guild_votes"][player]
+        held = [name for name in GUILD_INDEX if tableau[GUILD_INDEX[name]]]
+        assert list(won) == held  # every guild the player holds, in the count card's order
+        assert sum(won.values()) == entry["votes"][player]
+        assert won.get("Milice", 0) == 3 * tableau[GUILD_INDEX["Milice"]]
+        places, tied, ignored = (entry[k][player] for k in ("places", "tied", "ignored"))
+        assert "Milice" not in places and set(places) | set(ignored) == set(held) - {"Milice"}
+        assert not set(places) & set(ignored) and (entry["ties_ignored"] or not ignored)
+        for guild, place in places.items():
+            column = [entry["places"][p].get(guild) for p in range(len(tableaux))]
+            mine = tableau[GUILD_INDEX[guild]]
+            more = sum(1 for other in column if other is not None and other < place)
+            assert place == 1 + more  # 1 for the most cards; tied players share a place
+            same = [p for p, other in enumerate(column) if other == place]
+            assert all(tableaux[p][GUILD_INDEX[guild]] == mine for p in same)
+            assert (guild in tied) == (len(same) > 1)
 
 
 @pytest.mark.parametrize(("players", "events", "tricks"), SETUPS)

@@ -202,6 +202,9 @@ def test_each_count_is_recorded_and_scores_are_running_totals_g4(players: int) -
         tableaux = [counts(t) for t in entry["tableaux"]]
         assert tableaux == state.tableau  # without Coup Tordu, counted as they lie
         assert entry["votes"] == count_votes(round_number - 1, tableaux)
+        # what each guild gave, as the count panel shows it (G4)
+        assert [sum(won.values()) for won in entry["guild_votes"]] == entry["votes"]
+        assert [set(won) for won in entry["guild_votes"]] == [set(t) for t in entry["tableaux"]]
         totals = [t + v for t, v in zip(totals, entry["votes"], strict=True)]
         assert state.scores == totals
         assert state.view(1)["counts"] == held  # public

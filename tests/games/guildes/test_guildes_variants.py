@@ -15,6 +15,7 @@ from machiavel.games.guildes.data import (
     EVENT_IDS,
     GUILD_COUNT,
     GUILD_INDEX,
+    GUILD_NAMES,
     PLAYED,
     TEN_OR_MORE,
     TRICK_GUILD,
@@ -425,3 +426,92 @@ def test_refusals_in_the_coup_tordu_phase_say_why_g7() -> None:
     bare = next(p for p in state.targets() if state.tableau[p][TRICK_GUILD[LETTER["F"]]] == 0)
     with pytest.raises(machiavel.IllegalAction, match="has no Chevaliers"):
         state.apply(holder, f"minus {bare}")
+
+
+# ---- the log in words, in English and French ---------------------------------------------
+def action_kind(state: GuildesState, action: str) -> str:
+    """The kinds of action the log tells apart."""
+    verb = action.split()[0]
+    if state.phase == PLACE:
+        return "place in turn" if state.seq_first >= 0 else f"place {state.batch} face down"
+    if state.phase == TRICKS and verb == "place":
+        return "place a drawn card"
+    return verb
+
+
+KINDS = {
+    "keep",
+    "discard",
+    "place 1 face down",
+    "place 2 face down",
+    "place in turn",
+    "pass",
+    "draw",
+    "place a drawn card",
+    "swap",
+    "sacrifice",
+    "exchange",
+    "plus",
+    "minus",
+}
+
+
+def test_every_kind_of_action_has_a_french_line_g3_g7() -> None:
+    """French lines for every kind of action, other than the English, for every viewer; a
+    choice made face down names its cards to its author only, in both languages."""
+    seen: dict[str, str] = {}
+    for seed in range(400):
+        state = new_game(4, seed, events=True, tricks=True)
+        rng = Rng(seed)
+        while not state.is_over and not set(seen) >= KINDS:
+            player = rng.choice(list(state.to_move))
+            action = rng.choice(state.legal_actions(player))
+            kind = action_kind(state, action)
+            if kind not in seen:
+                seen[kind] = action
+                face_down = state.phase in (DRAFT, REDISTRIBUTE) or kind.endswith("face down")
+                for viewer in (None, 0, 1, 2, 3):
+                    english = state.describe(player, action, viewer)
+                    french = state.describe(player, action, viewer, "fr")
+                    assert french != english and french.startswith(f"joueur {player} ")
+                    assert "player" not in french and "card" not in french
+                    named = {GUILD_NAMES[g] for g in parse(action)[1] if kind in GUILDS_NAMED}
+                    shown = viewer == player or not face_down
+                    assert all((name in french) == shown for name in named), (kind, french)
+            state.apply(player, action)
+        if set(seen) >= KINDS:
+            break
+    assert set(seen) == KINDS
+
+
+GUILDS_NAMED = {  # kinds whose numbers are all guilds
+    "keep",
+    "discard",
+    "place 1 face down",
+    "place 2 face down",
+    "place in turn",
+    "place a drawn card",
+    "exchange",
+}
+
+
+def test_french_lines_read_like_the_rule_book_g3_g7() -> None:
+    state = new_game(4, 1, events=False, tricks=False)
+    action = state.legal_actions(0)[0]
+    guild = action.removeprefix("keep ")
+    assert state.describe(0, action, 0, "fr") == f"joueur 0 garde une carte {guild}"
+    assert state.describe(0, action, 1, "fr") == "joueur 0 garde une carte"
+    placing = find_state(4, lambda s: s.phase == PLACE, events=False, tricks=False)
+    action = placing.legal_actions(1)[0]
+    assert placing.describe(1, action, 2, "fr") == "joueur 1 pose une carte face cachée"
+    guild = action.removeprefix("place ")
+    assert placing.describe(1, action, 1, "fr") == f"joueur 1 pose une carte {guild} face cachée"
+    state = at_turn("F", "plus")
+    holder = state.to_move[0]
+    target = next(p for p in range(4) if p != holder and f"plus {p}" in state.legal_actions(holder))
+    assert state.describe(holder, f"plus {target}", None, "fr") == (
+        f"joueur {holder} joue +1 Chevaliers sur le tableau du joueur {target} (Coup Tordu F)"
+    )
+    assert state.describe(holder, "pass", None, "fr") == (
+        f"joueur {holder} n'applique pas sa carte Coup Tordu F"
+    )

@@ -796,3 +796,103 @@ def test_render_draws_the_board_and_only_the_viewers_cards() -> None:
     assert "Your cards: 1 orange, 1 joker" in text
     assert "violet" not in GAME.render(state.view(0)).split("Player 1:")[1].split("\n")[0]
     assert "Your cards" not in GAME.render(state.view(None))
+
+
+# ---- the log in words, in English and French ------------------------------------------
+def french(state: TyrosState, action: str, viewer: int | None = None) -> str:
+    """The French line of ``action`` by the player to move, checked against the English."""
+    player = state.to_move[0]
+    line = state.describe(player, action, viewer, "fr")
+    assert line != state.describe(player, action, viewer) and line.startswith(f"joueur {player} ")
+    return line
+
+
+def test_every_kind_of_action_is_described_in_french() -> None:
+    state = new(4, seed=1)
+    player = state.current
+    state.markers[9] = YE
+    give_tiles(state, player, [8, 12, 29])
+    assert french(state, "expand 8 yellow") == (
+        f"joueur {player} joue la tuile 8 et y pose un marqueur d'empire jaune"
+    )
+    give_tiles(state, player, [1, 5, 20])
+    assert french(state, "under 5") == (
+        f"joueur {player} ne peut étendre aucun empire, montre ses tuiles 1, 5 et 20 "
+        "et remet la tuile 5 sous la pioche"
+    )
+    state = rig(
+        new(),
+        markers={"22": OR},
+        ships={0: ["23"]},
+        cities={"22": 1},
+        hands={0: "orange,green,violet"},
+    )
+    move = "move 23>22 pay orange fee violet"
+    for concerned in (0, 1):  # the two players concerned see the fee's card
+        assert french(state, move, concerned) == (
+            "joueur 0 déplace un bateau de 23 à 22 et paie 1 carte orange ; "
+            "péage : 1 carte violette au joueur 1"
+        )
+    viewers: tuple[int | None, ...] = (2, 3, None)
+    for viewer in viewers:  # the others only that a card changed hands
+        assert french(state, move, viewer) == (
+            "joueur 0 déplace un bateau de 23 à 22 et paie 1 carte orange ; "
+            "péage : une carte au joueur 1"
+        )
+    four = "yellow,yellow,yellow,yellow"
+    state = rig(new(), markers={"16": YE}, ships={0: ["16e", "16w"]}, hands={0: four})
+    assert french(state, f"city 16 pay {four} return 16e") == (
+        "joueur 0 construit une ville sur la case 16 et paie 4 cartes jaunes ; "
+        "son bateau de la côte est rentre dans sa réserve"
+    )
+    state = rig(
+        new(), markers={"22": GR}, ships={1: ["22"]}, cities={"22": 0}, hands={0: "joker,violet"}
+    )
+    assert french(state, "ship 22 pay violet,joker") == (
+        "joueur 0 construit un bateau sur la case 22 et paie 1 carte violette et 1 joker"
+    )
+    state = rig(new(), hands={0: "orange,orange,yellow"}, discard="green,orange")
+    assert french(state, "bank orange,yellow") == (
+        "joueur 0 défausse 1 carte orange et 1 carte jaune à la banque et en pioche autant"
+    )
+    assert french(state, "bank orange,orange,yellow take green") == (
+        "joueur 0 défausse 2 cartes orange et 1 carte jaune à la banque "
+        "et prend 1 carte verte dans la défausse"
+    )
+    assert french(state, "pass") == "joueur 0 passe"
+    state = rig(new(), hands={0: "orange,orange", 1: "green", 2: "violet"})
+    assert french(state, "offer 1 give orange,orange ask green") == (
+        "joueur 0 propose un échange au joueur 1 : 2 cartes orange contre 1 carte verte"
+    )
+    state.apply(0, "offer 1 give orange,orange ask green")
+    assert french(state, "accept") == "joueur 1 accepte l'échange proposé par le joueur 0"
+    assert french(state, "refuse") == "joueur 1 refuse l'échange proposé par le joueur 0"
+    state = rig(new(), hands={0: "orange,orange,green,joker", 1: "yellow"})
+    state.passes, state.current = 3, 3
+    state._refresh_to_move()
+    state._legal_cache.clear()
+    state.apply(3, "pass")
+    assert french(state, "keep orange,green,joker", 0) == (
+        "joueur 0 garde 1 carte orange, 1 carte verte et 1 joker"
+    )
+    for other in (1, 2, 3, None):  # hidden (Y7)
+        assert french(state, "keep orange,green,joker", other) == (
+            "joueur 0 a choisi les cartes à garder"
+        )
+
+
+def test_french_lines_for_random_games_differ_from_the_english() -> None:
+    verbs: set[str] = set()
+    for seed in range(3):
+        state = new(3, seed=seed)
+        rng = Rng(seed)
+        while not state.is_over:
+            player = state.to_move[0]
+            action = rng.choice(state.legal_actions(player))
+            verbs.add(action.split()[0])
+            for viewer in (None, *range(3)):
+                line = state.describe(player, action, viewer, "fr")
+                assert line != state.describe(player, action, viewer)
+                assert "player" not in line and " pay " not in line
+            state.apply(player, action)
+    assert verbs >= {"expand", "move", "city", "ship", "bank", "offer", "pass"}

@@ -394,3 +394,47 @@ def test_describe_hides_the_tile_from_everyone_but_its_owner() -> None:
     assert tile not in state.describe(player, action, 1 - player)
     assert "your market" in state.describe(player, action, 1 - player)
     assert tile not in state.describe(player, action, None)
+
+
+@pytest.mark.parametrize("building", BUILDINGS)
+def test_describe_in_french_hides_the_tile_too(building: str) -> None:
+    """Every kind of placement (own or rival building, each kind) in French (T9)."""
+    state = new_state(63)
+    player = state.to_move[0]
+    tile = state.hands[player][0]
+    action = f"{tile} {building}"
+    lines = {
+        viewer: (
+            state.describe(player, action, viewer),
+            state.describe(player, action, viewer, "fr"),
+        )
+        for viewer in (player, 1 - player, None)
+    }
+    for english, french in lines.values():
+        assert french != english and french.startswith(f"joueur {player} a posé ")
+    value, profession = int(tile[1:]), {"S": "soldat", "M": "marchand", "P": "prêtre"}[tile[0]]
+    named = f"la tuile {tile} ({value} {profession}{'s' if value > 1 else ''})"
+    assert named in lines[player][1]
+    for viewer in (1 - player, None):
+        assert tile not in lines[viewer][1] and "une tuile" in lines[viewer][1]
+    name = {"citadel": "citadelle", "market": "marché", "temple": "temple"}[building.split("-")[-1]]
+    if building.startswith("rival-"):
+        assert lines[player][1].endswith(f" du joueur {1 - player}")
+        assert lines[1 - player][1].endswith(f"dans votre {name}")
+    else:
+        assert lines[None][1].endswith(f"propre {name}")
+
+
+def test_describe_in_french_reads_like_the_rule_book() -> None:
+    state = new_state(64)
+    player = state.to_move[0]
+    state.hands[player][0] = "M8"
+    assert state.describe(player, "M8 rival-citadel", player, "fr") == (
+        f"joueur {player} a posé la tuile M8 (8 marchands) dans la citadelle du joueur {1 - player}"
+    )
+    assert state.describe(player, "M8 rival-citadel", 1 - player, "fr") == (
+        f"joueur {player} a posé une tuile dans votre citadelle"
+    )
+    assert state.describe(player, "M8 market", None, "fr") == (
+        f"joueur {player} a posé une tuile dans son propre marché"
+    )

@@ -1,4 +1,4 @@
-"""Djambi actions in words: why one is refused (rulings D2-D12), what one does.
+"""Why a Djambi action is refused, in words (rulings D2-D12).
 
 ``rules`` imports this module, so the step constants of ``rules`` are imported inside the
 functions that need them.
@@ -224,35 +224,3 @@ def _reporter(state: DjambiState, action: str) -> str:
         f"the Reporter kills only a living enemy piece on a square orthogonally next to it, "
         f"not {SQUARE_NAMES[square]} (D5)"
     )
-
-
-def describe(state: DjambiState, player: int, action: str) -> str:
-    """An action about to be applied, in words (Djambi hides nothing from any viewer)."""
-    from machiavel.games.djambi import rules
-
-    who = COLOURS[player]
-    board = state.board
-    squares = MOVE_ACTION_SQUARES.get(action)
-    if squares is not None:
-        origin, target = squares
-        piece, other = board[origin], board[target]
-        mover = PIECE_NAMES[piece]
-        if other == 0:
-            return f"{who}: the {mover} moves {action}"
-        if other < 0:
-            return f"{who}: the {mover} takes up the corpse on {SQUARE_NAMES[target]}"
-        if KIND_OF[piece] == DIPLOMAT:
-            return f"{who}: the {mover} takes up {_piece(other)} ({action})"
-        return f"{who}: the {mover} kills {_piece(other)} ({action})"
-    square = SQUARE_ACTIONS.get(action)
-    if square is not None:
-        where = SQUARE_NAMES[square]
-        if action.startswith("kill"):
-            return f"{who}: the Reporter kills {_piece(board[square])} on {where}"
-        held = "the corpse" if state.hand < 0 else _piece(state.hand)
-        return f"{who}: {held} is put down on {where}"
-    if action == SCANDAL:
-        return f"{who}: the Reporter on {SQUARE_NAMES[state.actor]} causes a scandal"
-    if action == PASS:
-        return f"{who}: passes" if state.phase == rules.MOVE else f"{who}: the Reporter spares all"
-    return f"{who}: {action}"

@@ -44,8 +44,9 @@ from machiavel.games.djambi.board import (
     revive_action,
     start_board,
 )
-from machiavel.games.djambi.explain import describe, explain
+from machiavel.games.djambi.explain import explain
 from machiavel.games.djambi.position import VASSAL, parse_position, position_data
+from machiavel.games.djambi.words import describe
 
 if TYPE_CHECKING:
     from machiavel.core.contract import Game
@@ -60,6 +61,10 @@ MINE, ENEMY, WALL = 1, 2, 3  # WALL: a vassal nobody controls (D10), untouchable
 PLAYERS = len(COLOURS)
 DEFAULT_QUIET_ROUNDS = 40  # D11
 KILLS_PER_REVIVAL = 3  # D12
+# What a live piece is worth to ``estimate``, by kind (chief, assassin, reporter, diplomat,
+# necromobile, militant): a rough material count, with a living army worth 22.
+MATERIAL = (4.0, 4.0, 3.0, 3.0, 4.0, 1.0, 0.0, 0.0)
+CENTRE_MATERIAL = 5.0
 
 
 class DjambiState(State):
@@ -631,6 +636,25 @@ class DjambiState(State):
         share = 1.0 / len(self._winners)
         return [share if p in self._winners else 0.0 for p in range(self.players)]
 
+    def estimate(self) -> list[float]:
+        """Before the end: the material each player commands, the centre counting extra.
+
+        For search bots that cut play-outs short (``docs/bots.md``); a player out of the
+        game stands at 0, and the live pieces of a colour count for whoever controls it.
+        """
+        if self.over:
+            return self.scores
+        standing = [0.0] * PLAYERS
+        for piece in self.board:
+            if piece > 0:
+                master = self.controllers[COLOUR_OF[piece]]
+                if master >= 0 and self.in_game(master):
+                    standing[master] += MATERIAL[KIND_OF[piece]]
+        holder = self.holder()
+        if holder >= 0:
+            standing[holder] += CENTRE_MATERIAL
+        return [value if self.in_game(p) else 0.0 for p, value in enumerate(standing)]
+
     @property
     def winners(self) -> tuple[int, ...]:
         return self._winners
@@ -718,8 +742,8 @@ class DjambiState(State):
     def explain_illegal(self, player: int, action: str) -> str:
         return explain(self, player, action)
 
-    def describe(self, player: int, action: str, viewer: int | None) -> str:
-        return describe(self, player, action)
+    def _describe(self, player: int, action: str, viewer: int | None, language: str) -> str:
+        return describe(self, player, action, language)
 
 
 KNOWN_ACTIONS = frozenset([*MOVE_ACTION_SQUARES, *SQUARE_ACTIONS, SCANDAL, PASS])

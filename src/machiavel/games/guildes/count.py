@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from machiavel.games.guildes.data import GUILD_COUNT, MILICE, MILICE_VOTES, PLACES
+from machiavel.games.guildes.data import GUILD_COUNT, GUILD_NAMES, MILICE, MILICE_VOTES, PLACES
 
 
 def share_places(cards: Sequence[int], places: Sequence[int]) -> list[int]:
@@ -63,3 +64,57 @@ def count_votes(
         for player, votes in enumerate(guild_votes(round_index, guild, cards, ignore_ties)):
             totals[player] += votes
     return totals
+
+
+def ranking(cards: Sequence[int]) -> list[int | None]:
+    """G4: the place each player reaches in one guild: 1 for the most cards, tied players
+    sharing the place of the first of them (the next group reaching place i+n, as in
+    ``share_places``); None for a player without a card."""
+    places: list[int | None] = [None] * len(cards)
+    place = 1
+    for count in sorted({c for c in cards if c > 0}, reverse=True):
+        group = [player for player, c in enumerate(cards) if c == count]
+        for player in group:
+            places[player] = place
+        place += len(group)
+    return places
+
+
+def count_details(
+    round_index: int, tableaux: Sequence[Sequence[int]], ignore_ties: bool = False
+) -> dict[str, Any]:
+    """The count of round ``round_index`` guild by guild, for people to read (G4, G6).
+
+    Per player, as the tableaux are (``{guild name: ...}``, guilds in the count card's
+    order): ``guild_votes``, the votes won in each guild they hold (0 where they reach no
+    place; they add up to ``count_votes``); ``places``, the place reached in each guild but
+    Milice, which has none (as ``ranking``); ``tied``, the guilds where they share their
+    place; ``ignored``, with the event "ties ignored", the guilds where their cards did not
+    count.
+    """
+    n = len(tableaux)
+    votes: list[dict[str, int]] = [{} for _ in range(n)]
+    places: list[dict[str, int]] = [{} for _ in range(n)]
+    tied: list[list[str]] = [[] for _ in range(n)]
+    ignored: list[list[str]] = [[] for _ in range(n)]
+    for guild in range(GUILD_COUNT):
+        cards = [tableau[guild] for tableau in tableaux]
+        if not any(cards):
+            continue
+        name = GUILD_NAMES[guild]
+        won = guild_votes(round_index, guild, cards, ignore_ties)
+        ranks = ranking(without_ties(cards) if ignore_ties else cards)
+        for player in range(n):
+            if not cards[player]:
+                continue
+            votes[player][name] = won[player]
+            place = ranks[player]
+            if guild == MILICE:
+                continue
+            if place is None:  # a card that does not count (ties ignored)
+                ignored[player].append(name)
+                continue
+            places[player][name] = place
+            if ranks.count(place) > 1:
+                tied[player].append(name)
+    return {"guild_votes": votes, "places": places, "tied": tied, "ignored": ignored}

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from machiavel.core.contract import JsonDict, Setup, State
 from machiavel.core.rng import Rng
 from machiavel.games.guildes import actions as act
-from machiavel.games.guildes.count import count_votes
+from machiavel.games.guildes.count import count_details, count_votes
 from machiavel.games.guildes.data import (
     COPIES,
     DEALT,
@@ -44,6 +44,7 @@ from machiavel.games.guildes.data import (
     TRICK_LETTERS,
     TRICK_TITLES,
 )
+from machiavel.games.guildes.words import describe as describe_action
 
 if TYPE_CHECKING:
     from machiavel.core.contract import Game
@@ -97,6 +98,9 @@ class GuildesState(State):
         self.discard = zeros()
         self.scores_: list[float] = [0] * n
         self.counts_log: list[JsonDict] = []
+        # Each count guild by guild (count.count_details), for the views. Derived from
+        # counts_log, so it is not part of the snapshot; never changed once written.
+        self.count_details: list[JsonDict] = []
         self.records: list[JsonDict] = []
         self.trick_log: list[JsonDict] = []
         self.tricks: list[int] = [-1] * n
@@ -481,11 +485,15 @@ class GuildesState(State):
 
     def _count(self) -> None:
         counted = self.counted_tableaux()
-        votes = count_votes(self.round, counted, self.event_in_effect(TIES_IGNORED))
+        ignore_ties = self.event_in_effect(TIES_IGNORED)
+        votes = count_votes(self.round, counted, ignore_ties)
         for player, gained in enumerate(votes):
             self.scores_[player] += gained
         self.counts_log.append(
             {"round": self.round + 1, "tableaux": [named(t) for t in counted], "votes": votes}
+        )
+        self.count_details.append(
+            {"ties_ignored": ignore_ties, **count_details(self.round, counted, ignore_ties)}
         )
         self.records.append(self._round_record())
         self.prev_tricks = list(self.tricks)
@@ -616,18 +624,9 @@ class GuildesState(State):
             )
         return self._explain_trick(player, verb, numbers)
 
-    def describe(self, player: int, action: str, viewer: int | None) -> str:
+    def _describe(self, player: int, action: str, viewer: int | None, language: str) -> str:
         """Simultaneous choices are face down: others only learn that a choice was made."""
-        if viewer == player or self.phase == TRICKS:
-            return f"player {player}: {action}"
-        if self.phase == DRAFT:
-            return f"player {player} keeps a card"
-        if self.phase == REDISTRIBUTE:
-            return f"player {player} gives a card to the Redistribution pile"
-        if self.phase == PLACE and self.seq_first < 0:
-            cards = "a card" if self.batch == 1 else f"{self.batch} cards"
-            return f"player {player} places {cards} face down"
-        return f"player {player}: {action}"
+        return describe_action(self, PHASE_NAMES[self.phase], player, action, viewer, language)
 
     def _what_now(self, player: int) -> str:
         phase = self.phase
@@ -740,6 +739,7 @@ class GuildesState(State):
             records=self.records[:],
             scores_=self.scores_[:],
             counts_log=self.counts_log[:],
+            count_details=self.count_details[:],  # entries are never changed in place
             trick_log=self.trick_log[:],
             tricks=self.tricks[:],
             prev_tricks=self.prev_tricks[:],

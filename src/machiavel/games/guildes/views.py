@@ -72,8 +72,13 @@ def view(state: GuildesState, player: int | None) -> JsonDict:
                 "round": c["round"],
                 "tableaux": [dict(t) for t in c["tableaux"]],
                 "votes": list(c["votes"]),
+                "ties_ignored": d["ties_ignored"],  # the event of that round (G6)
+                "guild_votes": [dict(v) for v in d["guild_votes"]],
+                "places": [dict(p) for p in d["places"]],
+                "tied": [list(t) for t in d["tied"]],
+                "ignored": [list(i) for i in d["ignored"]],
             }
-            for c in state.counts_log
+            for c, d in zip(state.counts_log, state.count_details, strict=True)
         ],
     }
     if state.tricks_on:

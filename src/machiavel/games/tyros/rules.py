@@ -34,6 +34,7 @@ from machiavel.games.tyros.cards import (
     vec_str,
 )
 from machiavel.games.tyros.scoring import ScoreSheet, score_board, winners_of
+from machiavel.games.tyros.words import describe
 
 if TYPE_CHECKING:
     from machiavel.core.contract import Game
@@ -776,19 +777,9 @@ class TyrosState(State):
 
         return build_view(self, player)
 
-    def describe(self, player: int, action: str, viewer: int | None) -> str:
+    def _describe(self, player: int, action: str, viewer: int | None, language: str) -> str:
         """Actions in words; a city fee's card and a keep stay hidden from the others."""
-        parts = action.split()
-        if parts[0] == "keep" and viewer != player:
-            return f"player {player} chose which cards to keep"
-        if parts[0] == "move" and len(parts) > 4:
-            owner = self.cities[NODE_CELL[NODE_INDEX[parts[1].split(">")[1]]]]
-            if viewer not in (player, owner):
-                return f"player {player}: {' '.join(parts[:4])}, and a card to player {owner}"
-        if parts[0] == "under":
-            shown = ", ".join(str(t) for t in self.tiles[player])
-            return f"player {player} cannot expand, shows tiles {shown} and puts {parts[1]} under"
-        return f"player {player}: {action}"
+        return describe(self, player, action, viewer, language)
 
     # ---- persistence --------------------------------------------------------------------
     def _snapshot(self) -> JsonDict:

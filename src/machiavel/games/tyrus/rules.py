@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from machiavel.core.contract import JsonDict, Setup, State
 from machiavel.core.rng import Rng
+from machiavel.games.tyrus.words import describe
 
 if TYPE_CHECKING:
     from machiavel.core.contract import Game
@@ -208,15 +209,9 @@ class TyrusState(State):
         hand = ", ".join(self.hands[player])
         return f"you do not hold {parsed.tile} (your hand: {hand})"
 
-    def describe(self, player: int, action: str, viewer: int | None) -> str:
+    def _describe(self, player: int, action: str, viewer: int | None, language: str) -> str:
         """T9: the tile of a placement is seen only by its owner; the building by all."""
-        tile, building = action.split()
-        owner, kind = building_owner_kind(target_building(player, building))
-        where = "their own" if owner == player else f"player {owner}'s"
-        if viewer is not None and owner == viewer and owner != player:
-            where = "your"
-        shown = tile if viewer == player else "a tile"
-        return f"player {player} placed {shown} in {where} {kind}"
+        return describe(player, action, viewer, language)
 
     def _play(self, player: int, action: str) -> None:
         tile, rival, kind_index = ALL_ACTIONS[action]

@@ -173,28 +173,67 @@ function animate(node, i, elapsed) {
   return node;
 }
 
-/** The latest count, revealed guild by guild, then the votes. */
+/** The latest count, revealed guild by guild: for each guild the votes each player won
+ * there, with their cards and place (ties marked), Milice last, then the total. Every
+ * figure is the engine's (view.counts: guild_votes, places, tied, ignored). */
 function countPanel(ctx) {
   const counts = ctx.view.counts || [];
   if (!counts.length) return null;
   const count = counts[counts.length - 1];
   const elapsed = ctx.reveal(`guildes-count-${count.round}`);
   const players = count.votes.map((_, p) => p);
-  const head = h("tr", {}, h("th", {}, ""), GUILDS.map((g, i) => animate(h("th", { title: g }, GUILD_STYLE[g].short), i, elapsed)), animate(h("th", {}, t("guildes.votes")), GUILDS.length, elapsed));
+  const shown = GUILDS.filter((g) => players.some((p) => (count.tableaux[p] || {})[g]));
+  const head = h(
+    "tr",
+    {},
+    h("th", {}, ""),
+    shown.map((g, i) => animate(h("th", { title: g, "data-guild": g }, GUILD_STYLE[g].short), i, elapsed)),
+    animate(h("th", {}, t("guildes.votes")), shown.length, elapsed),
+  );
   const rows = players.map((p) =>
     h(
       "tr",
-      {},
+      { "data-player": p },
       h("td", {}, ctx.label(p)),
-      GUILDS.map((g, i) => animate(h("td", {}, String(count.tableaux[p][g] || "")), i, elapsed)),
-      animate(h("td", { class: "votes" }, String(count.votes[p])), GUILDS.length, elapsed),
+      shown.map((g, i) => animate(countCell(count, p, g), i, elapsed)),
+      animate(h("td", { class: "votes", "data-total": p }, String(count.votes[p])), shown.length, elapsed),
     ),
   );
   return h(
     "div",
     { class: "panel count", "data-round": count.round },
     h("h3", {}, t("guildes.count_of", { n: count.round })),
+    h("p", { class: "muted" }, t("guildes.count_help"), count.ties_ignored ? " " + t("guildes.ties_ignored_note") : ""),
     h("div", { class: "table-scroll" }, h("table", { class: "count-table" }, h("thead", {}, head), h("tbody", {}, rows))),
+  );
+}
+
+/** One player's line in one guild: the votes won, then their cards and place. */
+function countCell(count, p, g) {
+  const cards = (count.tableaux[p] || {})[g] || 0;
+  const attrs = { class: "gcount", "data-player": p, "data-guild": g };
+  if (!cards) return h("td", attrs, "");
+  const votes = ((count.guild_votes || [])[p] || {})[g] ?? 0;
+  const place = ((count.places || [])[p] || {})[g];
+  const tied = ((count.tied || [])[p] || []).includes(g);
+  const ignored = ((count.ignored || [])[p] || []).includes(g);
+  let where = "";
+  let said = "";
+  if (g === "Milice") {
+    said = t("guildes.milice_votes");
+  } else if (ignored) {
+    where = t("guildes.ignored_short");
+    said = t("guildes.ignored");
+  } else if (place) {
+    where = (tied ? "=" : "") + t("guildes.ordinal." + place, {}, String(place));
+    said = t("guildes.place_said", { place: t("guildes.ordinal." + place, {}, String(place)) }) + (tied ? ` (${t("guildes.tied")})` : "");
+  }
+  const title = t("guildes.cell_title", { guild: g, cards, votes }) + (said ? ` — ${said}` : "");
+  return h(
+    "td",
+    { ...attrs, title, class: "gcount" + (votes ? " scored" : "") + (tied ? " tied" : "") },
+    h("span", { class: "gvotes" }, String(votes)),
+    h("span", { class: "gplace muted" }, `×${cards}` + (where ? ` · ${where}` : "")),
   );
 }
 
