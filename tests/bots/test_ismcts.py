@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 import machiavel
-from machiavel.bots.ismcts import EasyBot, IsmctsBot, win_shares
+from machiavel.bots.ismcts import EasyBot, IsmctsBot, soft_shares, win_shares
 from machiavel.core.contract import Seat
 from machiavel.core.playout import random_step
 from machiavel.core.rng import Rng
@@ -25,7 +27,7 @@ def opening(game_id: str, steps: int = 3, seed: int = 4) -> machiavel.State:
 def test_it_plays_a_legal_action_in_every_game(game_id: str) -> None:
     state = opening(game_id)
     player = state.to_move[0]
-    searcher = IsmctsBot(seed=1, iterations=30)
+    searcher = IsmctsBot(seed=1, iterations=30, stop_early=False)
     action = searcher.choose(state.seat(player))
     assert action in state.legal_actions(player)
     assert searcher.last.iterations == 30
@@ -60,7 +62,7 @@ def test_it_searches_through_resampled_worlds_only() -> None:
     state = opening("tyrus", steps=5)
     seat = SpySeat(state, state.to_move[0])
     seat.calls = []
-    IsmctsBot(seed=2, iterations=40).choose(seat)
+    IsmctsBot(seed=2, iterations=40, stop_early=False).choose(seat)
     assert seat.calls.count("resample") == 40
 
 
@@ -111,11 +113,11 @@ def test_levels_and_parameters() -> None:
 def test_root_parallel_search_merges_both_trees() -> None:
     state = opening("tyrus", steps=2)
     player = state.to_move[0]
-    searcher = IsmctsBot(seed=9, iterations=50, jobs=2)
+    searcher = IsmctsBot(seed=9, iterations=50, jobs=2, stop_early=False)
     try:
         first = searcher.choose(state.seat(player))
         assert searcher.last.iterations == 100
-        again = IsmctsBot(seed=9, iterations=50, jobs=2)
+        again = IsmctsBot(seed=9, iterations=50, jobs=2, stop_early=False)
         assert again.choose(state.seat(player)) == first
         again.close()
     finally:
@@ -127,3 +129,48 @@ def test_heuristic_rollouts_work() -> None:
     player = state.to_move[0]
     action = IsmctsBot(seed=3, iterations=20, rollout="heuristic").choose(state.seat(player))
     assert action in state.legal_actions(player)
+
+
+def test_stopping_early_plays_the_move_of_the_full_search() -> None:
+    """Under an iteration budget, stopping once the lead cannot be caught changes no move."""
+    settled = 0
+    for game_id in machiavel.games():
+        for steps in range(0, 40, 8):
+            state = opening(game_id, steps=steps, seed=steps + 1)
+            player = state.to_move[0]
+            if state.is_over or len(state.legal_actions(player)) < 2:
+                continue
+            quick = IsmctsBot(seed=steps, iterations=120)
+            full = IsmctsBot(seed=steps, iterations=120, stop_early=False)
+            assert quick.choose(state.seat(player)) == full.choose(state.seat(player))
+            assert full.last.iterations == 120 and not full.last.settled_early
+            if quick.last.settled_early:
+                settled += 1
+                assert quick.last.iterations < 120
+    assert settled > 0, "no search ever settled early"
+
+
+class ScoredState:
+    """Just enough of a state for the cut-off valuations: its estimate."""
+
+    def __init__(self, scores: list[float]) -> None:
+        self.scores = scores
+
+    def estimate(self) -> list[float]:
+        return self.scores
+
+
+def test_soft_shares_follow_the_scores() -> None:
+    shares = soft_shares(ScoredState([10.0, 14.0, 14.0, 2.0]), temperature=4.0)  # type: ignore[arg-type]
+    assert sum(shares) == pytest.approx(1.0)
+    assert shares[1] == shares[2] > shares[0] > shares[3] > 0
+    assert shares[1] / shares[0] == pytest.approx(math.e)
+
+
+def test_cut_off_play_outs_use_the_temperature() -> None:
+    state = opening("tyros", steps=20)
+    player = state.to_move[0]
+    searcher = IsmctsBot(seed=4, iterations=30, rollout_limit=5, cutoff_temperature=3.0)
+    assert searcher.choose(state.seat(player)) in state.legal_actions(player)
+    with pytest.raises(machiavel.UnknownBot, match="cutoff_temperature"):
+        machiavel.bot("ismcts", seed=1, cutoff_temperature=0)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
 
-from machiavel.bots.base import Bot
+from machiavel.bots.base import Bot, RankingBot
 from machiavel.bots.random_bot import RandomBot
 from machiavel.core.contract import Seat, State
 from machiavel.core.errors import IllegalAction
@@ -30,6 +30,7 @@ from machiavel.core.rng import Rng, random_seed
 ROLLOUT_POLICIES = ("random", "heuristic")
 GUIDES = ("none", "heuristic")
 MAX_ROLLOUT_ACTIONS = 20_000
+SETTLED_CHECK_EVERY = 16  # iterations between checks that the choice is already settled
 
 
 @dataclass
@@ -50,6 +51,7 @@ class Node:
 class SearchStats:
     iterations: int = 0
     seconds: float = 0.0
+    settled_early: bool = False  # stopped because no other action could catch up
 
 
 def win_shares(state: State) -> list[float]:
@@ -70,6 +72,8 @@ class SearchSettings:
     exploration: float = 0.7
     widening: float = 3.0
     rollout_limit: int | None = None
+    cutoff_temperature: float | None = None  # points; None: the leaders share the win
+    stop_early: bool = True  # stop once no other action can catch up with the best
 
     def __post_init__(self) -> None:
         if self.rollout not in ROLLOUT_POLICIES:
@@ -80,11 +84,47 @@ class SearchSettings:
             raise ValueError(f"guide must be one of {', '.join(GUIDES)}, not {self.guide!r}")
         if self.rollout_limit is not None and self.rollout_limit < 1:
             raise ValueError("rollout_limit must be at least 1")
+        if self.cutoff_temperature is not None and self.cutoff_temperature <= 0:
+            raise ValueError("cutoff_temperature must be positive")
+
+
+def soft_shares(state: State, temperature: float) -> list[float]:
+    """At a cut-off play-out: win chances from ``estimate`` (a softmax, in points).
+
+    A lead of ``temperature`` points makes a player about e times likelier to win than
+    the one behind; smoother than crowning the current leader, so a few hundred play-outs
+    tell a good move from a slightly worse one.
+    """
+    scores = state.estimate()
+    best = max(scores)
+    weights = [math.exp((score - best) / temperature) for score in scores]
+    total = sum(weights)
+    return [weight / total for weight in weights]
+
+
+def _root_visits(root: Node, player: int) -> dict[str, int]:
+    return {
+        action: child.visits for (mover, action), child in root.children.items() if mover == player
+    }
+
+
+def _lead(visits: dict[str, int]) -> int:
+    """How far the most visited action is ahead of the next one.
+
+    The choice is the most visited action, so once this lead exceeds the iterations left
+    no other action can catch up and the rest of the budget would not change the move:
+    stopping then saves time (an obvious move is played at once) and, under an iteration
+    budget, plays exactly the move the full search would.
+    """
+    counts = sorted(visits.values(), reverse=True)
+    if not counts:
+        return 0
+    return counts[0] - (counts[1] if len(counts) > 1 else 0)
 
 
 def leader_shares(state: State) -> list[float]:
-    """At a cut-off play-out: the players leading on score share the win."""
-    scores = state.scores
+    """At a cut-off play-out: the players leading on ``estimate`` share the win."""
+    scores = state.estimate()
     best = max(scores)
     leaders = [p for p, score in enumerate(scores) if score == best]
     return [1.0 / len(leaders) if p in leaders else 0.0 for p in range(state.players)]
@@ -148,6 +188,7 @@ class IsmctsBot:
         start = time.perf_counter()
         deadline = None if self.seconds is None else start + self.seconds
         done = 0
+        settled = False
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
@@ -155,12 +196,24 @@ class IsmctsBot:
                 break
             self._iterate(seat, root, rng)
             done += 1
-        visits = {
-            action: child.visits
-            for (player, action), child in root.children.items()
-            if player == seat.player
-        }
-        return visits, SearchStats(done, time.perf_counter() - start)
+            if self.settings.stop_early and done % SETTLED_CHECK_EVERY == 0:
+                remaining = self._iterations_left(done, start, deadline)
+                if _lead(_root_visits(root, seat.player)) > remaining:
+                    settled = True
+                    break
+        visits = _root_visits(root, seat.player)
+        return visits, SearchStats(done, time.perf_counter() - start, settled)
+
+    def _iterations_left(self, done: int, start: float, deadline: float | None) -> float:
+        """How many more iterations the budget allows (estimated from the pace so far)."""
+        left = math.inf
+        if self.iterations is not None:
+            left = self.iterations - done
+        if deadline is not None:
+            now = time.perf_counter()
+            pace = done / max(now - start, 1e-9)
+            left = min(left, (deadline - now) * pace)
+        return left
 
     # ---- one iteration --------------------------------------------------------------
     def _iterate(self, seat: Seat, root: Node, rng: Rng) -> None:
@@ -207,9 +260,19 @@ class IsmctsBot:
         return max(available, key=lambda c: c.ucb(exploration))
 
     def _first_to_try(self, untried: list[str], player: int, rng: Rng, world: State) -> str:
-        """The next action to add to a node: the heuristic's choice first when guided."""
+        """The next action to add to a node: the heuristic's choice first when guided.
+
+        A heuristic that ranks every action (``RankingBot``) gives the order of all the
+        children; otherwise its one choice comes first and the rest at random.
+        """
         if self.settings.guide == "heuristic":
-            preferred = self._rollout_policy(world).choose(world.seat(player))
+            policy = self._rollout_policy(world)
+            if isinstance(policy, RankingBot):
+                waiting = set(untried)
+                for action in policy.ranked(world.seat(player)):
+                    if action in waiting:
+                        return action
+            preferred = policy.choose(world.seat(player))
             if preferred in untried:
                 return preferred
         return rng.choice(untried)
@@ -229,6 +292,8 @@ class IsmctsBot:
             steps += 1
         if world.is_over:
             return win_shares(world)
+        if self.settings.cutoff_temperature is not None:
+            return soft_shares(world, self.settings.cutoff_temperature)
         return leader_shares(world)
 
     def _rollout_policy(self, world: State) -> Bot:
@@ -252,6 +317,7 @@ class IsmctsBot:
                 merged[action] = merged.get(action, 0) + count
             total.iterations += stats.iterations
             total.seconds = max(total.seconds, stats.seconds)
+            total.settled_early = total.settled_early or stats.settled_early
         return merged, total
 
     def close(self) -> None:

@@ -149,3 +149,44 @@ def test_it_is_quick_and_beats_random_bots() -> None:
             wins += 1 / len(state.winners)
     assert wins >= games / 2  # random seats would win a quarter
     assert thinking / decisions < 0.01  # well under the 50 ms budget (about 0.4 ms here)
+
+
+def test_ranked_orders_every_legal_action_from_the_bots_own_choice() -> None:
+    """Search bots widen in this order: a permutation of the legal actions, choice first."""
+    from machiavel.bots.base import RankingBot
+    from machiavel.core.playout import random_step
+    from machiavel.core.rng import Rng
+
+    state = GAME.new(4, seed=8)
+    rng = Rng(8)
+    for step in range(40):
+        if state.is_over:
+            break
+        seat = state.seat(state.to_move[0])
+        ranker, chooser = DjambiHeuristicBot(seed=step), DjambiHeuristicBot(seed=step)
+        assert isinstance(ranker, RankingBot)
+        order = ranker.ranked(seat)
+        assert sorted(order) == sorted(seat.legal_actions())
+        assert order[0] == chooser.choose(seat)
+        random_step(state, rng)
+    assert state.version >= 40 or state.is_over
+
+
+def test_estimate_counts_the_material_each_player_commands() -> None:
+    """Cut-off play-outs value Djambi positions by it: equal at the start, 0 once out."""
+    from machiavel.core.playout import random_step
+    from machiavel.core.rng import Rng
+
+    state = GAME.new(4, seed=3)
+    assert isinstance(state, DjambiState)
+    assert state.estimate() == [22.0] * 4
+    rng = Rng(3)
+    while not state.is_over:
+        random_step(state, rng)
+        estimate = state.estimate()
+        if state.is_over:
+            assert estimate == state.scores
+            break
+        for player in range(4):
+            assert (estimate[player] == 0.0) == (not state.in_game(player))
+        assert sum(estimate) <= 4 * 22.0 + 5.0

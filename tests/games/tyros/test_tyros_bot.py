@@ -188,3 +188,29 @@ def test_bot_expands_where_it_is_strong() -> None:
     state.tiles[player] = sorted(tiles)
     state._legal_cache.clear()
     assert TyrosHeuristicBot(1).choose(state.seat(player)) == "expand 18 green"
+
+
+def test_ranked_orders_every_legal_action_from_the_bots_own_choice() -> None:
+    """Search bots widen in this order: a permutation of the legal actions, choice first."""
+    from machiavel.bots.base import RankingBot
+    from machiavel.core.playout import random_step
+    from machiavel.core.rng import Rng
+
+    state = new(seed=5)
+    rng = Rng(5)
+    checked = 0
+    while not state.is_over and checked < 60:
+        player = state.to_move[0]
+        seat = state.seat(player)
+        ranker, chooser = TyrosHeuristicBot(seed=checked), TyrosHeuristicBot(seed=checked)
+        assert isinstance(ranker, RankingBot)
+        order = ranker.ranked(seat)
+        assert sorted(order) == sorted(seat.legal_actions())
+        assert order[0] == chooser.choose(seat)
+        if state.phase == "actions" and len(order) > 20:
+            offers = [i for i, a in enumerate(order[1:], 1) if a.startswith("offer")]
+            others = [i for i, a in enumerate(order[1:], 1) if not a.startswith("offer")]
+            assert not offers or not others or max(others) < min(offers)
+        random_step(state, rng)
+        checked += 1
+    assert checked == 60

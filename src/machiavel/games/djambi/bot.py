@@ -123,6 +123,16 @@ class DjambiHeuristicBot:
                 best, best_score = action, score
         return best
 
+    def ranked(self, seat: Seat) -> list[str]:
+        """Every legal action, best first (for search bots that widen in this order)."""
+        first = self.choose(seat)
+        actions = seat.legal_actions()
+        if len(actions) == 1:
+            return actions
+        turn = Turn(seat.view(), seat.player)
+        rest = sorted((a for a in actions if a != first), key=lambda a: -turn.score(a))
+        return [first, *rest]
+
 
 class Turn:
     """What the bot knows about the position while it weighs the actions of one step."""

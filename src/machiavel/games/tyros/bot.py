@@ -116,6 +116,45 @@ class TyrosHeuristicBot:
             return self._best(legal, lambda a: cards_value(reading, _cards(a.split()[1])))
         return self._act(view, reading, legal)
 
+    def ranked(self, seat: Seat) -> list[str]:
+        """Every legal action, best first (for search bots that widen in this order)."""
+        legal = seat.legal_actions()
+        first = self.choose(seat)
+        if len(legal) == 1:
+            return legal
+        view = seat.view()
+        reading = read(view, seat.player)
+        value = self._value_function(view, reading)
+        order = sorted(legal, key=lambda action: -value(action))  # stable: legal order on ties
+        order.remove(first)
+        return [first, *order]
+
+    def _value_function(self, view: JsonDict, reading: Reading) -> Callable[[str], float]:
+        """How the bot values one action of the current phase (offers it makes: last)."""
+        phase = view["phase"]
+        if phase == "expand":
+            return lambda a: self._expand_value(reading, a)
+        if phase == "keep":
+            return lambda a: cards_value(reading, _cards(a.split()[1]))
+        if phase == "offer":
+            return lambda a: 0.0
+
+        def act_value(action: str) -> float:
+            verb = action[:4]
+            if verb == "city":
+                return self._city_value(reading, action)
+            if verb == "move":
+                return self._move_value(reading, action)
+            if verb == "ship":
+                return self._ship_value(view, reading, action)
+            if verb == "bank":
+                return min(self._bank_value(reading, action), 0.0) - 0.5
+            if verb == "pass":
+                return -0.4
+            return float("-inf")  # offers: only the one ``choose`` picks comes early
+
+        return act_value
+
     def _best(self, actions: list[str], value: Callable[[str], float]) -> str:
         """The highest-valued action, ties broken at random (deterministic in the seed)."""
         best: list[str] = []
