@@ -31,7 +31,6 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -45,6 +44,7 @@ from typing import Any, cast
 import httpx2
 
 from machiavel.core.rng import Rng
+from machiavel.server.launch import free_port, serve_command
 
 GAME = "tyrus"
 READY_TIMEOUT = 60.0  # seconds for the server to answer its first request
@@ -100,26 +100,8 @@ def self_cpu() -> float:
 
 
 # ---- the server -------------------------------------------------------------------
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def start_server(database: str, port: int, log: Path) -> subprocess.Popen[bytes]:
-    command = [
-        sys.executable,
-        "-m",
-        "machiavel.cli",
-        "serve",
-        "--port",
-        str(port),
-        "--database",
-        database,
-        "--bot-workers",
-        "1",
-    ]
+    command = serve_command(database, port)
     with log.open("wb") as out:
         return subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
 

@@ -6,9 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,31 +19,14 @@ from websockets.sync.client import connect
 import machiavel
 from machiavel import cli
 from machiavel.core.contract import Setup
+from machiavel.server.launch import free_port, serve_command
 from machiavel.server.run import browser_address
 from machiavel.server.storage import Repository
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @contextmanager
 def server(database: str, port: int) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    command = [
-        sys.executable,
-        "-m",
-        "machiavel.cli",
-        "serve",
-        "--port",
-        str(port),
-        "--database",
-        database,
-        "--bot-workers",
-        "1",
-    ]
+    command = serve_command(database, port)
     process = subprocess.Popen(
         command,
         stdout=subprocess.PIPE,

@@ -11,9 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
-import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -34,6 +32,8 @@ from playwright.sync_api import (
 )
 from playwright.sync_api import Error as PlaywrightError
 
+from machiavel.server.launch import free_port, serve_command
+
 CHROMIUM = os.environ.get("MACHIAVEL_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
@@ -49,13 +49,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 390, "height": 844}
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @dataclass
@@ -98,18 +91,7 @@ class Server:
 
 
 def start_server(database: Path, port: int, log: Path) -> Server:
-    command = [
-        sys.executable,
-        "-m",
-        "machiavel.cli",
-        "serve",
-        "--port",
-        str(port),
-        "--database",
-        f"sqlite:///{database}",
-        "--bot-workers",
-        "2",
-    ]
+    command = serve_command(f"sqlite:///{database}", port, bot_workers=2)
     with log.open("ab") as out:
         process = subprocess.Popen(
             command,
