@@ -174,3 +174,14 @@ def test_cut_off_play_outs_use_the_temperature() -> None:
     assert searcher.choose(state.seat(player)) in state.legal_actions(player)
     with pytest.raises(machiavel.UnknownBot, match="cutoff_temperature"):
         machiavel.bot("ismcts", seed=1, cutoff_temperature=0)
+
+
+@pytest.mark.parametrize("game_id", machiavel.games())
+def test_each_games_search_hints_are_valid_settings(game_id: str) -> None:
+    """A game's hints fill what the caller leaves out; explicit parameters win."""
+    hints = machiavel.game(game_id).search_hints
+    settings = IsmctsBot(seed=1).settings_for(game_id)
+    for name, value in hints.items():
+        assert getattr(settings, name) == value
+    explicit = IsmctsBot(seed=1, rollout="random", widening=2.0).settings_for(game_id)
+    assert (explicit.rollout, explicit.widening) == ("random", 2.0)

@@ -47,10 +47,15 @@ class Tyros(Game):
         ),
     )
     summary = SUMMARY
+    # docs/bots.md: short heuristic play-outs valued by a softmax of the points; children
+    # grow in the heuristic's order (offers last), so the search weighs its best few moves.
     search_hints: ClassVar[dict[str, Any]] = {
         "guide": "heuristic",
-        "rollout_limit": 150,
-    }  # docs/bots.md
+        "rollout": "heuristic",
+        "rollout_limit": 30,
+        "cutoff_temperature": 4.0,
+        "widening": 1.0,
+    }
 
     def _initial_state(self, setup: Setup) -> State:
         return TyrosState(self, setup)
