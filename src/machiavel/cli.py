@@ -206,7 +206,7 @@ def arena(args: argparse.Namespace) -> int:
     from rich.progress import Progress
     from rich.table import Table
 
-    from machiavel.bots.arena import run_arena, save_chart, tasks
+    from machiavel.bots.arena import GameOutcome, run_arena, save_chart, summarize, tasks
 
     names = [name.strip() for name in args.bots.split(",") if name.strip()]
     if len(names) < 2:
@@ -217,18 +217,23 @@ def arena(args: argparse.Namespace) -> int:
     players = args.players if args.players is not None else spec.min_players
     options = dict(args.option)
     total = sum(1 for _ in tasks(args.game, names, args.games, players, args.seed, options))
+    played: list[GameOutcome] = []
+
+    def game_over(outcome: GameOutcome) -> None:
+        played.append(outcome)
+        progress.advance(bar)
+
     with Progress() as progress:
         bar = progress.add_task(f"{args.game}: {total} games", total=total)
-        report = run_arena(
-            args.game,
-            names,
-            args.games,
-            players,
-            args.jobs,
-            args.seed,
-            options,
-            lambda _: progress.advance(bar),
-        )
+        try:
+            report = run_arena(
+                args.game, names, args.games, players, args.jobs, args.seed, options, game_over
+            )
+        except KeyboardInterrupt:  # Ctrl-C: report the games played so far
+            if not played:
+                raise
+            report = summarize(args.game, players, args.games, played)
+            progress.console.print(f"Interrupted: {len(played)} of {total} games played.")
     table = Table(title=f"arena: {spec.title}, {players} players, {args.games} games per pairing")
     for column in ["pairing", "games", "win rate", "95% interval", "fair share"]:
         table.add_column(column)

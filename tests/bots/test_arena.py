@@ -82,3 +82,26 @@ def test_cli_arena_writes_json_and_png(tmp_path: Path) -> None:
     data = json.loads((tmp_path / "result.json").read_text())
     assert data["pairings"][0]["games"] == 2 and len(data["games"]) == 2
     assert (tmp_path / "result.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_an_interrupted_arena_reports_the_games_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C during a long arena keeps what was played: the table and files cover it."""
+    from machiavel.bots import arena as arena_module
+
+    def two_games_then_ctrl_c(*args: object) -> None:
+        on_progress = args[-1]
+        assert callable(on_progress)
+        on_progress(GameOutcome("random", "medium", 0, 5, [0], 1.0, 30))
+        on_progress(GameOutcome("random", "medium", 1, 6, [0], 0.0, 31))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(arena_module, "run_arena", two_games_then_ctrl_c)
+    out = tmp_path / "cut"
+    args = ["arena", "--game", "tyrus", "--bots", "random,medium", "--games", "50"]
+    assert cli.main([*args, "--out", str(out)]) == 0
+    assert "Interrupted: 2 of 50 games played" in capsys.readouterr().out
+    data = json.loads((tmp_path / "cut.json").read_text())
+    assert data["pairings"][0]["games"] == 2
+    assert data["pairings"][0]["win_rate"] == 0.5

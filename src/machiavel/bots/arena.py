@@ -185,11 +185,16 @@ def run_arena(
             if on_progress:
                 on_progress(outcomes[-1])
     else:
-        with ProcessPoolExecutor(jobs, mp_context=get_context("fork")) as pool:
+        pool = ProcessPoolExecutor(jobs, mp_context=get_context("fork"))
+        try:
             for outcome in pool.map(play_one, todo):
                 outcomes.append(outcome)
                 if on_progress:
                     on_progress(outcome)
+        except KeyboardInterrupt:
+            pool.shutdown(wait=False, cancel_futures=True)  # games not begun are dropped
+            raise
+        pool.shutdown()
     return summarize(game_id, count, games, outcomes)
 
 
