@@ -152,8 +152,24 @@ def test_a_finished_game_is_replayed_step_by_step(
     assert page.locator(".building .tile.known").count() == 2
     screenshot(page, "tyrus-replay", phone_too=True)
     # The log as each line's author saw it, in the page's language.
+    # Seats are named in it as everywhere on the page ("easy bot", numbered from 1), never
+    # as the engine's 0-based "player 0".
     lines = page.locator(".log li")
-    assert lines.count() == 2 and lines.first.inner_text().startswith("player ")
+    first_mover = final_first_mover(server, game_id)
+    # The badge in front of the name shows the seat number, 1-based.
+    assert lines.count() == 2
+    assert words(lines.first.inner_text()).startswith(f"{first_mover + 1} easy bot placed ")
+    assert lines.first.locator(f'.player-label[data-player="{first_mover}"]').count() == 1
+    assert not re.search(r"\b(player|joueur) \d", page.inner_text(".log"), re.IGNORECASE)
     page.click('.lang-switch button[data-lang="fr"]')
-    assert lines.first.inner_text().startswith("joueur ")
+    assert words(lines.first.inner_text()).startswith(f"{first_mover + 1} robot facile a posé ")
     assert " a posé la tuile " in page.inner_text(".last-action")
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def final_first_mover(server: Any, game_id: str) -> int:
+    actions = server.call("GET", f"/api/games/{game_id}/replay?step=1")[1]["actions"]
+    return int(actions[0][0])

@@ -4,7 +4,7 @@ import { api, gamePath, Live, mySeat, rememberSeat, forgetSeat, invitesOf, invit
 import { Chooser, DONE } from "./choices.js";
 import { h, clear } from "./dom.js";
 import { t, logEntries, logLine } from "./i18n.js";
-import { playerLabel, seatName, playerBadge } from "./players.js";
+import { playerLabel, seatName, playerBadge, logText } from "./players.js";
 import { boardOf } from "./games/index.js";
 
 export class GamePage {
@@ -255,7 +255,7 @@ export class GamePage {
           this.seatList(),
           this.invites(),
           this.allActions(),
-          this.logPanel(),
+          this.logPanel(state.seats),
         ),
       ),
     );
@@ -435,12 +435,12 @@ export class GamePage {
     );
   }
 
-  logPanel() {
+  logPanel(seats) {
     return h(
       "div",
       { class: "panel log" },
       h("h3", {}, t("log")),
-      h("ol", { start: 1 }, this.log.map((entry) => h("li", {}, logLine(entry)))),
+      h("ol", { start: 1 }, this.log.map((entry) => h("li", {}, logText(seats, logLine(entry))))),
     );
   }
 

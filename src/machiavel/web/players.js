@@ -82,3 +82,21 @@ export function seatName(seats, player) {
 export function playerLabel(seats, player, extraText = "") {
   return h("span", { class: "player-label", "data-player": player }, playerBadge(player), " ", seatName(seats, player), extraText);
 }
+
+// The engines write seats into log lines as "player 2" / "joueur 2" (0-based, as in actions);
+// the page numbers seats from 1 and names them, so each such mention becomes the seat's label.
+const SEAT_MENTION = /\b(?:[Pp]layer|[Jj]oueur) (\d+)\b/g;
+
+/** A log line with every "player N" shown as that seat's badge and name. */
+export function logText(seats, text) {
+  const parts = [];
+  let last = 0;
+  for (const match of text.matchAll(SEAT_MENTION)) {
+    const player = Number(match[1]);
+    if (!seats || player >= seats.length) continue;
+    parts.push(text.slice(last, match.index), playerLabel(seats, player));
+    last = match.index + match[0].length;
+  }
+  parts.push(text.slice(last));
+  return parts;
+}

@@ -2,7 +2,7 @@
 import { api, gamePath } from "./api.js";
 import { h, clear } from "./dom.js";
 import { t, logEntries, logLine } from "./i18n.js";
-import { playerLabel, seatName } from "./players.js";
+import { playerLabel, seatName, logText } from "./players.js";
 import { keyAttrs, formatScore } from "./game.js";
 import { boardOf } from "./games/index.js";
 
@@ -108,7 +108,7 @@ export class ReplayPage {
         { class: "game-page replay", "data-game": data.game, "data-step": data.step },
         h("header", { class: "game-head" }, h("a", { href: "#/", class: "back" }, "← ", t("lobby")), h("h2", {}, t("replay_of", { game: t(`game.${data.game}`) }), " ", h("span", { class: "muted game-id" }, data.id)), h("span", { class: "tag" }, t("everything_revealed"))),
         controls,
-        h("p", { class: "last-action" }, last ? [playerLabel(data.seats, last[0]), ": ", h("code", {}, last[1]), this.log[data.step - 1] ? h("span", { class: "muted" }, " — ", logLine(this.log[data.step - 1])) : null] : t("start_of_game")),
+        h("p", { class: "last-action" }, last ? [playerLabel(data.seats, last[0]), ": ", h("code", {}, last[1]), this.log[data.step - 1] ? h("span", { class: "muted" }, " — ", logText(data.seats, logLine(this.log[data.step - 1]))) : null] : t("start_of_game")),
         h(
           "div",
           { class: "game-layout" },
@@ -117,7 +117,7 @@ export class ReplayPage {
             "aside",
             { class: "side" },
             h("div", { class: "panel seats" }, h("h3", {}, t("players")), h("ul", {}, data.seats.map((seat) => h("li", { class: data.winners.includes(seat.player) && data.step === data.steps ? "winner" : "" }, playerLabel(data.seats, seat.player), h("span", { class: "score" }, formatScore(scores[seat.player])))))),
-            h("div", { class: "panel log" }, h("h3", {}, t("log")), h("ol", {}, this.log.map((entry) => h("li", {}, logLine(entry))))),
+            h("div", { class: "panel log" }, h("h3", {}, t("log")), h("ol", {}, this.log.map((entry) => h("li", {}, logText(data.seats, logLine(entry)))))),
           ),
         ),
       ),
