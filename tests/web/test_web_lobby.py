@@ -7,6 +7,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from machiavel.games.guildes.data import EVENT_IDS, TRICK_LETTERS
+
 # A Djambi log line: "red: the red militant moves c2-c4", "rouge : le Militant rouge va de..."
 ENGLISH_LINE = re.compile(r"(red|green|yellow|blue): (the|a) ")
 FRENCH_LINE = re.compile(r"(rouge|vert|jaune|bleu) : (le|l'|un) ")
@@ -100,6 +102,15 @@ def test_french_and_english(
     assert page.evaluate("document.documentElement.lang") == "fr"
     missing = page.evaluate("import('/i18n.js').then(m => m.missingKeys())")
     assert missing == {"fr": [], "en": []}
+    # Guildes' event and Coup Tordu titles come from the French book: each has its English
+    # (the last four, "+1 <guild> -1", read the same in both).
+    keys = [f"guildes.event.{e}" for e in EVENT_IDS] + [
+        f"guildes.trick.{letter}" for letter in TRICK_LETTERS if letter < "F"
+    ]
+    found = page.evaluate(
+        "keys => import('/i18n.js').then(m => keys.map(k => m.languagesOf(k)))", keys
+    )
+    assert found == [["en", "fr"]] * len(keys)
     created = server.create(
         {
             "game": "djambi",

@@ -87,10 +87,17 @@ def test_a_person_plays_a_whole_game_against_bots(
         assert page.locator("#end-screen tr.winner").count() == len(state["winners"])
     if game == "guildes":
         check_count_panel(page, state)
+        check_event_in_english(page, state["view"]["event"])
     status, replay = server.call("GET", f"/api/games/{game_id}/replay")
     assert status == 200
     mine = [action for player, action in replay["actions"] if player == 0]
     assert 0 < len(mine) <= clicks
+
+
+def check_event_in_english(page: Page, event: dict[str, Any]) -> None:
+    """The event's title comes from the French book; an English page shows it in English."""
+    shown = page.locator(f'.round-info em[data-event="{event["id"]}"]').inner_text()
+    assert shown and (shown != event["title"] or event["id"] == "redistribution"), shown
 
 
 def check_count_panel(page: Page, state: dict[str, Any]) -> None:

@@ -233,6 +233,17 @@ const en = {
   "guildes.verb.minus": "−1 to a player",
   "guildes.verb.pass": "Pass",
   "guildes.verb.draw": "Draw two cards",
+  "guildes.event.one_less": "Place one card fewer",
+  "guildes.event.ties_ignored": "Tied players are left out of the count",
+  "guildes.event.in_turn": "No more placing at the same time",
+  "guildes.event.redistribution": "Redistribution",
+  "guildes.event.one_or_two": "Place one or two cards",
+  "guildes.event.face_down": "A card face down",
+  "guildes.trick.A": "Protection",
+  "guildes.trick.B": "Swap 1 card between 2 players",
+  "guildes.trick.C": "Sacrifice 1 of your cards of 10 or more to remove 1 card of your choice",
+  "guildes.trick.D": "Draw 2 cards from the discard pile, play 1 and discard the other",
+  "guildes.trick.E": "Exchange 1 card of your hand for 1 of your tableau",
   // Tyros
   "tyros.orange": "orange",
   "tyros.yellow": "yellow",
@@ -517,6 +528,17 @@ const fr = {
   "guildes.verb.minus": "−1 à un joueur",
   "guildes.verb.pass": "Passer",
   "guildes.verb.draw": "Piocher deux cartes",
+  "guildes.event.one_less": "On pose 1 carte de moins",
+  "guildes.event.ties_ignored": "Les joueurs à égalité ne sont pas pris en compte pour le décompte",
+  "guildes.event.in_turn": "Plus de pose simultanée",
+  "guildes.event.redistribution": "Redistribution",
+  "guildes.event.one_or_two": "Pose d'une ou deux cartes",
+  "guildes.event.face_down": "Carte face cachée",
+  "guildes.trick.A": "Protection",
+  "guildes.trick.B": "Échangez 1 carte chez 2 joueurs",
+  "guildes.trick.C": "Sacrifiez 1 de vos cartes ≥ 10 pour éliminer 1 carte de votre choix",
+  "guildes.trick.D": "Piochez 2 cartes de la défausse, jouez 1 des cartes et défaussez l'autre",
+  "guildes.trick.E": "Échangez 1 carte de votre main contre 1 de votre tableau",
   "tyros.orange": "orange",
   "tyros.yellow": "jaune",
   "tyros.green": "vert",
@@ -607,6 +629,11 @@ export function t(key, params = {}, fallback = undefined) {
   let text = DICTIONARIES[lang][key] ?? en[key] ?? fallback ?? key;
   for (const [name, value] of Object.entries(params || {})) text = text.split(`{${name}}`).join(String(value));
   return text;
+}
+
+/** The languages that have a text for ``key`` (checked by the browser tests). */
+export function languagesOf(key) {
+  return LANGS.filter((l) => key in DICTIONARIES[l]);
 }
 
 /** The payload key of the server's log in a language: "log" (English), "log_fr"... */

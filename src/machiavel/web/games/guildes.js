@@ -145,7 +145,7 @@ function roundInfo(ctx) {
     { class: "panel round-info" },
     h("p", {}, h("strong", {}, t("guildes.round", { n: view.round })), " · ", t("guildes.phase." + view.phase)),
     event
-      ? h("p", {}, t("guildes.event"), ": ", h("em", {}, event.title), ` (${t("guildes.passing")} ${arrow} ${t("guildes.dir." + view.direction)})`, view.options.events ? (event.in_effect ? ` — ${t("guildes.in_effect")}` : "") : ` — ${t("guildes.direction_only")}`)
+      ? h("p", {}, t("guildes.event"), ": ", h("em", { "data-event": event.id }, t(`guildes.event.${event.id}`, {}, event.title)), ` (${t("guildes.passing")} ${arrow} ${t("guildes.dir." + view.direction)})`, view.options.events ? (event.in_effect ? ` — ${t("guildes.in_effect")}` : "") : ` — ${t("guildes.direction_only")}`)
       : null,
     h("p", { class: "muted" }, t("guildes.sizes", { deck: view.deck_size, discard: view.discard_size, placed: view.placing.placed, total: view.placing.total })),
     h("p", { class: "muted" }, t("guildes.hands"), ": ", view.hand_sizes.map((n, p) => `${ctx.name(p)} ${n}/${view.kept_sizes[p]}`).join(" · ")),
@@ -241,7 +241,7 @@ function tricksPanel(ctx) {
   const tricks = ctx.view.dirty_tricks;
   if (!tricks) return null;
   const items = tricks.cards.map((letter, p) =>
-    h("li", { class: tricks.turn === letter ? "turn" : "" }, ctx.label(p), `: ${letter || "—"} `, letter ? h("span", { class: "muted" }, tricks.titles[p] || "") : null, tricks.protected === p ? h("span", { class: "tag" }, t("guildes.protected")) : null),
+    h("li", { class: tricks.turn === letter ? "turn" : "" }, ctx.label(p), `: ${letter || "—"} `, letter ? h("span", { class: "muted" }, t(`guildes.trick.${letter}`, {}, tricks.titles[p] || "")) : null, tricks.protected === p ? h("span", { class: "tag" }, t("guildes.protected")) : null),
   );
   const mods = tricks.modifiers.map((m) => h("li", {}, `${m.card}: ${ctx.name(m.player)} ${m.delta > 0 ? "+1" : "−1"} ${m.guild}`));
   return h("div", { class: "panel tricks" }, h("h3", {}, t("guildes.dirty_tricks")), h("ul", {}, items), mods.length ? h("ul", { class: "muted" }, mods) : null);
