@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import machiavel
 from machiavel.games.guildes.data import EVENT_IDS, TRICK_LETTERS
 
 # A Djambi log line: "red: the red militant moves c2-c4", "rouge : le Militant rouge va de..."
@@ -22,6 +23,13 @@ def wait_until_over(server: Any, game_id: str, seconds: float = 60) -> dict[str,
             return state
         time.sleep(0.2)
     raise AssertionError(f"game {game_id} did not end in {seconds} s")
+
+
+def bots_begin(game: str, players: int) -> int:
+    """A seed whose first player is not seat 0 (the person's seat in these tests)."""
+    return next(
+        seed for seed in range(100) if 0 not in machiavel.game(game).new(players, seed).to_move
+    )
 
 
 def test_join_a_free_seat_from_the_lobby(
@@ -114,6 +122,7 @@ def test_french_and_english(
     created = server.create(
         {
             "game": "djambi",
+            "seed": bots_begin("djambi", 4),  # D1: else Ada might begin, and nobody moves
             "seats": [{"kind": "human", "name": "Ada"}] + [{"kind": "bot", "level": "easy"}] * 3,
         }
     )
