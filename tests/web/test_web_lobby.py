@@ -163,7 +163,8 @@ def test_a_finished_game_is_replayed_step_by_step(
     assert hands.nth(0).locator(".hand-tile").count() == 9
     page.click("#replay-next")
     page.locator("#replay-step", has_text=f"step 1 of {steps}").wait_for()
-    first_action = server.call("GET", f"/api/games/{game_id}/replay?step=1")[1]["actions"][0][1]
+    first_move = server.call("GET", f"/api/games/{game_id}/replay?step=1")[1]["actions"][0]
+    first_mover, first_action = int(first_move[0]), first_move[1]
     assert first_action in page.inner_text(".last-action")
     # Every tile in the buildings is shown face up in a replay.
     page.keyboard.press("ArrowRight")
@@ -171,12 +172,10 @@ def test_a_finished_game_is_replayed_step_by_step(
     assert page.locator(".building .hidden-tile").count() == 0
     assert page.locator(".building .tile.known").count() == 2
     screenshot(page, "tyrus-replay", phone_too=True)
-    # The log as each line's author saw it, in the page's language.
-    # Seats are named in it as everywhere on the page ("easy bot", numbered from 1), never
-    # as the engine's 0-based "player 0".
+    # The log as each line's author saw it, in the page's language, seats named as
+    # everywhere on the page (badge with the 1-based number, then "easy bot"), never as the
+    # engine's 0-based "player 0".
     lines = page.locator(".log li")
-    first_mover = final_first_mover(server, game_id)
-    # The badge in front of the name shows the seat number, 1-based.
     assert lines.count() == 2
     assert words(lines.first.inner_text()).startswith(f"{first_mover + 1} easy bot placed ")
     assert lines.first.locator(f'.player-label[data-player="{first_mover}"]').count() == 1
@@ -188,8 +187,3 @@ def test_a_finished_game_is_replayed_step_by_step(
 
 def words(text: str) -> str:
     return " ".join(text.split())
-
-
-def final_first_mover(server: Any, game_id: str) -> int:
-    actions = server.call("GET", f"/api/games/{game_id}/replay?step=1")[1]["actions"]
-    return int(actions[0][0])

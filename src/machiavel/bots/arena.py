@@ -179,22 +179,17 @@ def run_arena(
         bot_from_spec(name, seed=0)  # refuse an unknown bot before playing anything
     todo = list(tasks(game_id, bot_names, games, count, seed, options or {}))
     outcomes: list[GameOutcome] = []
-    if jobs <= 1:
-        for task in todo:
-            outcomes.append(play_one(task))
+    pool = ProcessPoolExecutor(jobs, mp_context=get_context("fork")) if jobs > 1 else None
+    finished = False
+    try:
+        for outcome in pool.map(play_one, todo) if pool else map(play_one, todo):
+            outcomes.append(outcome)
             if on_progress:
-                on_progress(outcomes[-1])
-    else:
-        pool = ProcessPoolExecutor(jobs, mp_context=get_context("fork"))
-        try:
-            for outcome in pool.map(play_one, todo):
-                outcomes.append(outcome)
-                if on_progress:
-                    on_progress(outcome)
-        except KeyboardInterrupt:
-            pool.shutdown(wait=False, cancel_futures=True)  # games not begun are dropped
-            raise
-        pool.shutdown()
+                on_progress(outcome)
+        finished = True
+    finally:
+        if pool:  # on Ctrl-C or an error, games not begun are dropped, not awaited
+            pool.shutdown(wait=finished, cancel_futures=not finished)
     return summarize(game_id, count, games, outcomes)
 
 

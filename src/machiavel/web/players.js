@@ -89,11 +89,12 @@ const SEAT_MENTION = /\b(?:[Pp]layer|[Jj]oueur) (\d+)\b/g;
 
 /** A log line with every "player N" shown as that seat's badge and name. */
 export function logText(seats, text) {
+  if (!seats) return [text];
   const parts = [];
   let last = 0;
   for (const match of text.matchAll(SEAT_MENTION)) {
     const player = Number(match[1]);
-    if (!seats || player >= seats.length) continue;
+    if (player >= seats.length) continue;
     parts.push(text.slice(last, match.index), playerLabel(seats, player));
     last = match.index + match[0].length;
   }
