@@ -174,6 +174,10 @@ def test_cut_off_play_outs_use_the_temperature() -> None:
     assert searcher.choose(state.seat(player)) in state.legal_actions(player)
     with pytest.raises(machiavel.UnknownBot, match="cutoff_temperature"):
         machiavel.bot("ismcts", seed=1, cutoff_temperature=0)
+    with pytest.raises(machiavel.UnknownBot, match="widening must be positive"):
+        machiavel.bot("ismcts", seed=1, widening=-1)
+    with pytest.raises(machiavel.UnknownBot, match="exploration must be zero or more"):
+        machiavel.bot("ismcts", seed=1, exploration=-0.5)
 
 
 @pytest.mark.parametrize("game_id", machiavel.games())

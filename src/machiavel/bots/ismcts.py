@@ -86,6 +86,10 @@ class SearchSettings:
             raise ValueError("rollout_limit must be at least 1")
         if self.cutoff_temperature is not None and self.cutoff_temperature <= 0:
             raise ValueError("cutoff_temperature must be positive")
+        if self.widening <= 0:
+            raise ValueError(f"widening must be positive, not {self.widening}")
+        if self.exploration < 0:
+            raise ValueError(f"exploration must be zero or more, not {self.exploration}")
 
 
 def soft_shares(state: State, temperature: float) -> list[float]:
