@@ -190,3 +190,28 @@ def test_estimate_counts_the_material_each_player_commands() -> None:
         for player in range(4):
             assert (estimate[player] == 0.0) == (not state.in_game(player))
         assert sum(estimate) <= 4 * 22.0 + 5.0
+
+
+@pytest.mark.parametrize("seed", BOT_SEEDS)
+def test_on_an_inherited_colours_turn_it_moves_that_colour(seed: int) -> None:
+    """D8 ``book``: on green's turn red moves a green piece, even with a red Assassin in
+    reach of a Chief: the legal actions see to it."""
+    pieces = {
+        "a1": "red chief",
+        "b1": "red assassin",
+        "b7": "yellow chief",
+        "a9": "green assassin",
+        "g9": "yellow militant",
+        "i1": "blue chief",
+    }
+    state = GAME.from_position(
+        {
+            "turn": "red",
+            "turn_colour": "green",
+            "pieces": pieces,
+            "controllers": {"green": "red"},
+        },
+        seed=1,
+    )
+    assert "b1-b7" not in state.legal_actions(RED)
+    assert choose(state, seed).startswith("a9-")

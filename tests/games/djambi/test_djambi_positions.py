@@ -13,7 +13,7 @@ from machiavel.core.rng import Rng
 from machiavel.games.djambi import GAME, Djambi
 from machiavel.games.djambi.rules import MOVE, DjambiState
 
-POSITION_KEYS = ("turn", "pieces", "corpses", "controllers")
+POSITION_KEYS = ("turn", "turn_colour", "pieces", "corpses", "controllers")
 TWO_CHIEFS = {"a1": "red chief", "i9": "yellow chief"}
 
 
@@ -126,6 +126,28 @@ BAD_POSITIONS: list[tuple[Any, str]] = [
     ),
     ({"turn": "red", "pieces": TWO_CHIEFS, "controllers": {"blue": 7}}, "7 is not a colour"),
     ({"turn": "red", "pieces": TWO_CHIEFS, "controllers": ["blue"]}, "must map colours"),
+    ({"turn": "red", "turn_colour": "pink", "pieces": TWO_CHIEFS}, "'pink' is not a colour"),
+    (
+        {"turn": "red", "turn_colour": "yellow", "pieces": TWO_CHIEFS},
+        "red does not play yellow",
+    ),
+    (
+        {
+            "turn": "red",
+            "turn_colour": "green",
+            "pieces": TWO_CHIEFS,
+            "controllers": {"green": "red"},
+        },
+        "green has no living piece: its turn is skipped",
+    ),
+    (
+        {"turn": "red", "turn_colour": "green", "pieces": {**TWO_CHIEFS, "c7": "green militant"}},
+        "red does not play green",  # a vassal colour nobody controls (D10)
+    ),
+    (
+        {"turn": "red", "turn_colour": None, "pieces": TWO_CHIEFS},
+        "null means an extra turn",
+    ),
 ]
 
 
@@ -135,6 +157,25 @@ def test_bad_positions_are_refused_clearly(position: Any, message: str) -> None:
         GAME.from_position(position)
 
 
+def test_a_position_gives_the_turn_to_a_colour_its_player_plays() -> None:
+    """D8, D9, D10: ``turn_colour`` names an inherited colour, a vassal colour the holder
+    commands, or null for the holder's extra turn; it is written only when not ``turn``."""
+    pieces = {"e5": "red chief", "i9": "yellow chief", "a9": "blue chief"}
+    pieces |= {"c7": "green militant", "g3": "red militant"}
+    vassal = GAME.from_position({"turn": "red", "turn_colour": "green", "pieces": pieces})
+    view = vassal.view(None)
+    assert view["turn"] == "red" and view["turn_colour"] == "green"
+    assert {a.split("-")[0] for a in vassal.legal_actions(0)} == {"c7"}
+    assert vassal.position()["turn_colour"] == "green"
+    extra = GAME.from_position({"turn": "red", "turn_colour": None, "pieces": pieces})
+    assert extra.view(None)["extra_turn"] and extra.view(None)["turn_colour"] is None
+    assert {a.split("-")[0] for a in extra.legal_actions(0)} == {"e5", "g3", "c7"}
+    assert extra.position()["turn_colour"] is None
+    own = GAME.from_position({"turn": "red", "turn_colour": "red", "pieces": pieces})
+    assert "turn_colour" not in own.position() and own.view(None)["turn_colour"] == "red"
+    assert own.setup.position is not None and "turn_colour" not in own.setup.position
+
+
 def test_positions_are_checked_with_the_options() -> None:
     with pytest.raises(machiavel.InvalidSetup, match="quiet_rounds"):
         GAME.from_position({"turn": "red", "pieces": TWO_CHIEFS}, options={"quiet_rounds": 0})
@@ -142,3 +183,10 @@ def test_positions_are_checked_with_the_options() -> None:
         GAME.from_position({"turn": "red", "pieces": TWO_CHIEFS}, options={"reporter": "loud"})
     with pytest.raises(machiavel.InvalidSetup, match="aggressivity"):
         GAME.from_position({"turn": "red", "pieces": TWO_CHIEFS}, options={"aggressivity": 1})
+    with pytest.raises(machiavel.InvalidSetup, match="inherited_turns"):
+        GAME.from_position({"turn": "red", "pieces": TWO_CHIEFS}, options={"inherited_turns": 1})
+    inherited: dict[str, Any] = {"turn": "red", "turn_colour": "green"}
+    inherited |= {"pieces": {**TWO_CHIEFS, "c7": "green militant"}, "controllers": {"green": "red"}}
+    assert GAME.from_position(inherited).view(None)["turn_colour"] == "green"
+    with pytest.raises(machiavel.InvalidSetup, match="inherited_turns=skip"):
+        GAME.from_position(inherited, options={"inherited_turns": "skip"})

@@ -17,6 +17,7 @@ from machiavel.games.djambi.board import (
     ALL_PIECES,
     CHIEF,
     COLOUR_OF,
+    COLOURS,
     KIND_OF,
     MOVE_ACTION_SQUARES,
     SQUARE_NAMES,
@@ -29,8 +30,10 @@ options = st.fixed_dictionaries(
         "reporter": st.sampled_from(["single", "scandal"]),
         "quiet_rounds": st.sampled_from([40, 40, 40, 12, 3, 1]),
         "aggressivity": st.booleans(),
+        "inherited_turns": st.sampled_from(["book", "skip"]),  # D8
     }
 )
+POSITION_KEYS = ("turn", "turn_colour", "pieces", "corpses", "controllers")
 
 
 def new(seed: int, chosen: dict[str, Any] | None = None) -> DjambiState:
@@ -59,6 +62,22 @@ def check_invariants(state: DjambiState) -> None:
         living_chiefs.add(COLOUR_OF[state.hand])
     assert living_chiefs == {c for c, m in enumerate(state.controllers) if m == c}
     assert state.is_over or state.current in living_chiefs
+    if not state.is_over:
+        check_turn(state)
+
+
+def check_turn(state: DjambiState) -> None:
+    """D8, D9, D10: the turn colour is one the player to move plays."""
+    view = state.view(None)
+    colour = state.turn_colour()
+    if state.extra:
+        assert view["turn_colour"] is None
+        assert state.holder() == state.current or state.phase != MOVE  # D9
+        return
+    assert view["turn_colour"] == COLOURS[colour]
+    assert state.turn_player(colour, state.holder()) == state.current or state.phase != MOVE
+    if not state.colour_turns:
+        assert colour == state.current  # D8 skip: only the players' own colours
 
 
 @settings(max_examples=400)
@@ -103,10 +122,13 @@ def test_mid_game_views_moves_and_copies(seed: int, steps: int, chosen: dict[str
     assert legal and len(set(legal)) == len(legal)
     rel = state.relations(player)
     before = state.to_json()
+    only = state.moving_colour()
     for action in legal:
         if state.phase == MOVE and action != "pass":
             origin = MOVE_ACTION_SQUARES[action][0]
             assert rel[state.board[origin]] == MINE, f"{SQUARE_NAMES[origin]} is not the mover's"
+            # D8 book: a regular turn moves a piece of the turn colour only
+            assert only < 0 or COLOUR_OF[state.board[origin]] == only
         trial = state.clone()
         trial.apply(player, action)
         check_invariants(trial)
@@ -139,15 +161,20 @@ def test_refused_moves_are_explained_and_change_nothing(
     assert state.to_json() == before
 
 
-@settings(max_examples=20)
-@given(seed=seeds, steps=st.integers(0, 300))
-def test_a_position_from_a_view_plays_on_the_same(seed: int, steps: int) -> None:
-    state = played(seed, steps)
+@settings(max_examples=30)
+@given(seed=seeds, steps=st.integers(0, 300), mode=st.sampled_from(["book", "skip"]))
+def test_a_position_from_a_view_plays_on_the_same(seed: int, steps: int, mode: str) -> None:
+    """The view's position keys (D8: the turn colour, null in an extra turn) give a state
+    with the same moves, in both ``inherited_turns`` modes."""
+    chosen = {"inherited_turns": mode}
+    state = played(seed, steps, chosen)
     while not state.is_over and state.phase != MOVE:
         random_step(state, Rng(seed))
     if state.is_over:
         return
     view = state.view(None)
-    copy = GAME.from_position({k: view[k] for k in ("turn", "pieces", "corpses", "controllers")})
+    copy = GAME.from_position({k: view[k] for k in POSITION_KEYS}, options=chosen)
     player = state.to_move[0]
+    assert copy.to_move == (player,)
+    assert copy.view(None)["turn_colour"] == view["turn_colour"]
     assert copy.legal_actions(player) == state.legal_actions(player)

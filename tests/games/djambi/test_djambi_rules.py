@@ -21,11 +21,14 @@ def start(
     turn: str = "red",
     corpses: tuple[str, ...] = (),
     controllers: dict[str, str | None] | None = None,
+    turn_colour: str | None = None,
     **options: Any,
 ) -> DjambiState:
     position: dict[str, Any] = {"turn": turn, "pieces": pieces, "corpses": list(corpses)}
     if controllers is not None:
         position["controllers"] = controllers
+    if turn_colour is not None:
+        position["turn_colour"] = turn_colour
     return GAME.from_position(position, seed=1, options=options)
 
 
@@ -47,6 +50,25 @@ def at(state: DjambiState, square: str) -> str | None:
         return "corpse"
     piece: str | None = view["pieces"].get(square)
     return piece
+
+
+def movers(state: DjambiState) -> set[str]:
+    """The colours of the pieces the player to move may make a first step with."""
+    return {
+        state.view(None)["pieces"][a.split("-")[0]].split()[0]
+        for a in state.legal_actions(state.to_move[0])
+        if a != "pass"
+    }
+
+
+def turn_order(state: DjambiState, turns: int) -> list[tuple[str, str | None]]:
+    """(player to move, turn colour) over ``turns`` quiet turns."""
+    order = []
+    for _ in range(turns):
+        view = state.view(None)
+        order.append((view["turn"], view["turn_colour"]))
+        play(state, quiet_step(state))
+    return order
 
 
 def quiet_step(state: DjambiState) -> str:
@@ -250,7 +272,7 @@ def test_d4_assassin_kills_on_the_centre_then_leaves_killing_another_chief() -> 
     play(state, "e5-e8")
     assert at(state, "e5") == "corpse" and at(state, "e8") == "red assassin"
     assert state.view(None)["controllers"]["yellow"] == "red"
-    assert state.to_move == (BLUE,)
+    assert state.to_move == (RED,) and state.view(None)["turn_colour"] == "green"  # D8
 
 
 def test_d4_assassin_may_enter_the_centre_only_if_it_can_leave() -> None:
@@ -269,11 +291,11 @@ def test_d4_assassin_may_enter_the_centre_only_if_it_can_leave() -> None:
 def test_d4_an_inherited_assassin_does_not_leave_by_killing_its_own_chief() -> None:
     around = ("e4", "f4", "d5", "f5", "d6", "e6")
     pieces = {"d4": "green assassin", "e5": "yellow chief", "f6": "red chief", "i1": "blue chief"}
-    state = start(pieces, corpses=around, controllers={"green": "red"})
+    state = start(pieces, corpses=around, controllers={"green": "red"}, turn_colour="green")
     assert "e5" not in targets(state, "d4")  # f6 holds its own side's Chief: no way out
     pieces["f6"], pieces["a1"] = "blue chief", "red chief"
     del pieces["i1"]
-    state = start(pieces, corpses=around, controllers={"green": "red"})
+    state = start(pieces, corpses=around, controllers={"green": "red"}, turn_colour="green")
     assert "e5" in targets(state, "d4")  # it would leave by killing the blue Chief
     play(state, "d4-e5")
     assert state.legal_actions(RED) == ["e5-f6"]
@@ -355,6 +377,25 @@ def test_d5_scandal_killing_ones_own_chief_leaves_vassals() -> None:
     assert at(state, "d4") == "corpse" and at(state, "c4") == "corpse"
     assert view["controllers"]["red"] is None and "red" not in view["in_game"]
     assert state.to_move == (GREEN,)
+
+
+def test_d5_a_scandal_kills_vassals_nobody_controls_and_counts_them() -> None:
+    """D5 (amended): the scandal kills "les pièces se trouvant sur les huit cases voisines",
+    vassals nobody may otherwise touch (D10) included; D12 counts them as kills (they are
+    not of the killer's side)."""
+    pieces = {"a1": "red chief", "i9": "yellow chief", "a5": "red reporter"}
+    pieces |= {"e6": "green militant", "c4": "blue assassin"}
+    state = start(pieces, reporter="scandal")
+    assert state.colour_relations(RED)[GREEN] == WALL
+    play(state, "a5-d5")
+    assert sorted(state.legal_actions(RED)) == ["pass", "scandal"]  # no enemy to kill alone
+    assert state.describe(RED, "scandal", None) == (
+        "red: the Reporter on d5 causes a scandal: the blue assassin on c4 and the green "
+        "militant on e6 die"
+    )
+    play(state, "scandal")
+    assert at(state, "e6") == "corpse" and at(state, "c4") == "corpse"
+    assert state.view(None)["kills"]["red"] == 2
 
 
 # ---- D6 -----------------------------------------------------------------------------------
@@ -439,31 +480,111 @@ def test_d7_necromobile_clears_the_centre_then_leaves() -> None:
 
 
 # ---- D8 -----------------------------------------------------------------------------------
+HEIRLOOM = {
+    **CORNER_CHIEFS,
+    "i9": "yellow militant",
+    "b1": "red assassin",
+    "b7": "green chief",
+    "a9": "green militant",
+    "i3": "blue militant",
+}
+
+
 def test_d8_the_killer_takes_over_every_colour_of_the_victim() -> None:
-    pieces = {
-        **CORNER_CHIEFS,
-        "i9": "yellow militant",
-        "b1": "red assassin",
-        "b7": "green chief",
-        "a9": "green militant",
-        "i3": "blue militant",
-    }
-    state = start(pieces, controllers={"yellow": "green"})
+    state = start(HEIRLOOM, controllers={"yellow": "green"})
     play(state, "b1-b7")
     view = state.view(None)
     assert view["controllers"] == {"red": "red", "green": "red", "yellow": "red", "blue": "blue"}
     assert view["in_game"] == ["red", "blue"]
+
+
+def test_d8_book_inherited_colours_keep_their_turns_played_by_the_heir() -> None:
+    """D8 (amended), option ``inherited_turns=book``: green and yellow keep their places in
+    the turn order; red plays them, each with its own pieces only."""
+    state = start(HEIRLOOM, controllers={"yellow": "green"})
+    assert state.view(None)["inherited_turns"] == "book"
+    play(state, "b1-b7")
+    assert state.to_move == (RED,) and state.view(None)["turn_colour"] == "green"
+    assert movers(state) == {"green"}
+    play(state, "a9-a8")
+    assert state.to_move == (RED,) and state.view(None)["turn_colour"] == "yellow"
+    assert movers(state) == {"yellow"}
+    play(state, "i9-i8")
+    assert turn_order(state, 4) == [
+        ("blue", "blue"),
+        ("red", "red"),
+        ("red", "green"),
+        ("red", "yellow"),
+    ]
+
+
+def test_d8_book_a_player_moves_only_their_own_colour_in_their_own_turn() -> None:
+    state = start(HEIRLOOM, controllers={"yellow": "green"})
+    play(state, "b1-b7", "a9-a8", "i9-i8", "i3-i4")
+    assert state.to_move == (RED,) and state.view(None)["turn_colour"] == "red"
+    assert movers(state) == {"red"}
+    with pytest.raises(IllegalAction, match=r"moves on green's turn.*red piece \(D8\)"):
+        state.apply(RED, "a8-a7")
+
+
+def test_d8_book_on_an_inherited_turn_the_heir_may_not_move_their_own_pieces() -> None:
+    state = start(HEIRLOOM, controllers={"yellow": "green"})
+    play(state, "b1-b7")
+    with pytest.raises(IllegalAction, match=r"green's turn, which you play with a green piece"):
+        state.apply(RED, "a1-a2")
+
+
+def test_d8_skip_an_inherited_colour_loses_its_turn() -> None:
+    """Option ``inherited_turns=skip``: the victim's turns are gone; the heir moves any
+    piece of their side in their own turn."""
+    state = start(HEIRLOOM, controllers={"yellow": "green"}, inherited_turns="skip")
+    play(state, "b1-b7")
     assert state.to_move == (BLUE,)  # green's and yellow's turns are gone
     play(state, quiet_step(state))
     assert state.to_move == (RED,)
-    assert {a.split("-")[0] for a in state.legal_actions(RED)} >= {"i9", "a9"}
+    assert movers(state) == {"red", "green", "yellow"}
+    assert turn_order(state, 4) == [("red", "red"), ("blue", "blue")] * 2
+
+
+def test_d8_book_a_colour_with_no_living_piece_is_skipped() -> None:
+    pieces = {**CORNER_CHIEFS, "b1": "red assassin", "b7": "green chief"}
+    pieces |= {"g7": "yellow militant", "g3": "blue militant"}
+    del pieces["a9"]
+    state = start(pieces)
+    play(state, "b1-b7")  # green's last piece dies: nothing left to play on its turn
+    assert state.view(None)["controllers"]["green"] == "red"
+    assert turn_order(state, 3) == [("yellow", "yellow"), ("blue", "blue"), ("red", "red")]
+
+
+def test_d8_book_an_inherited_colour_that_cannot_move_passes() -> None:
+    """D8 with the pass of a turn with no move: on green's turn red has only green pieces
+    to move; walled in, they pass."""
+    pieces = {**CORNER_CHIEFS, "a9": "green militant", "e1": "yellow chief"}
+    del pieces["i9"]
+    state = start(
+        pieces,
+        corpses=("a8", "b8", "b9"),
+        controllers={"green": "red"},
+        turn_colour="green",
+    )
+    assert state.legal_actions(RED) == ["pass"]
+    assert state.describe(RED, "pass", None) == "red: passes green's turn"
+    play(state, "pass")
+    assert state.view(None)["turn_colour"] == "yellow"
+
+
+def test_d8_the_turn_colour_is_refused_in_skip_mode() -> None:
+    pieces = {**CORNER_CHIEFS, "a9": "green militant"}
+    with pytest.raises(machiavel.InvalidSetup, match="inherited_turns=skip"):
+        start(pieces, controllers={"green": "red"}, turn_colour="green", inherited_turns="skip")
 
 
 # ---- D9 -----------------------------------------------------------------------------------
-def test_d9_the_holder_plays_after_every_other_players_turn() -> None:
+@pytest.mark.parametrize("mode", ["book", "skip"])
+def test_d9_the_holder_plays_after_every_other_players_turn(mode: str) -> None:
     pieces = {**CORNER_CHIEFS, "a1": "red militant", "e5": "red chief"}
     pieces |= {"a7": "green militant", "i7": "yellow militant", "i3": "blue militant"}
-    state = start(pieces, turn="red")
+    state = start(pieces, turn="red", inherited_turns=mode)
     order = []
     extras = []
     for _ in range(10):
@@ -472,6 +593,54 @@ def test_d9_the_holder_plays_after_every_other_players_turn() -> None:
         play(state, quiet_step(state))
     assert order == [RED, GREEN, RED, YELLOW, RED, BLUE, RED, RED, GREEN, RED]
     assert extras == [False, False, True, False, True, False, True, False, False, True]
+
+
+# Red holds the centre and has inherited green; yellow and blue are still in.
+HOLDER_AND_HEIR = {
+    **CORNER_CHIEFS,
+    "a1": "red militant",
+    "e5": "red chief",
+    "a9": "green militant",
+    "i7": "yellow militant",
+    "i3": "blue militant",
+}
+
+
+def test_d9_book_no_extra_turn_after_an_inherited_colour_the_holder_plays() -> None:
+    """D9 (amended) with D8 ``book``: green's turn is red's to play, so no extra turn
+    follows it; yellow's and blue's turns are each followed by one."""
+    state = start(HOLDER_AND_HEIR, controllers={"green": "red"})
+    assert turn_order(state, 8) == [
+        ("red", "red"),
+        ("red", "green"),
+        ("yellow", "yellow"),
+        ("red", None),
+        ("blue", "blue"),
+        ("red", None),
+        ("red", "red"),
+        ("red", "green"),
+    ]
+
+
+def test_d9_skip_extra_turns_follow_the_other_players() -> None:
+    state = start(HOLDER_AND_HEIR, controllers={"green": "red"}, inherited_turns="skip")
+    assert turn_order(state, 6) == [
+        ("red", "red"),
+        ("yellow", "yellow"),
+        ("red", None),
+        ("blue", "blue"),
+        ("red", None),
+        ("red", "red"),
+    ]
+
+
+def test_d9_in_an_extra_turn_the_holder_moves_any_piece_of_their_side() -> None:
+    state = start(HOLDER_AND_HEIR, controllers={"green": "red"})
+    assert movers(state) == {"red"}
+    play(state, "a1-a2", "a9-a8", "i7-i6")
+    view = state.view(None)
+    assert view["extra_turn"] and view["turn_colour"] is None and view["turn"] == "red"
+    assert movers(state) == {"red", "green"}
 
 
 def test_d9_no_extra_turns_once_fewer_than_three_players_remain() -> None:
@@ -485,20 +654,15 @@ def test_d9_no_extra_turns_once_fewer_than_three_players_remain() -> None:
 
 
 # ---- D10 ----------------------------------------------------------------------------------
-WALLED = {
-    "a9": "green chief",
-    "a7": "blue militant",
-    "b7": "blue militant",
-    "c7": "blue militant",
-    "c8": "blue militant",
-    "c9": "blue assassin",
-}
+# The book's own case: a Chief in a corner "complètement encerclé par des cadavres". Red
+# kills the green militant on a3 and puts the corpse on b9, the last free square around a9.
+CORNERED = {"a9": "green chief", "a1": "red chief", "a3": "green militant", "i9": "yellow chief"}
 
 
-def test_d10_a_walled_in_chief_dies_and_its_side_become_vassals() -> None:
-    pieces = {**WALLED, "a1": "red chief", "a3": "green militant", "g5": "green reporter"}
-    pieces |= {"i9": "yellow chief"}
-    state = start(pieces, corpses=("a8", "b8"))
+def test_d10_a_chief_walled_in_by_corpses_in_a_corner_dies() -> None:
+    """D10 (amended): corpses and the board's edges wall a Chief in, though empty squares
+    lie behind the corpses."""
+    state = start({**CORNERED, "g5": "green reporter"}, corpses=("a8", "b8"))
     play(state, "a1-a3", "corpse b9")
     view = state.view(None)
     assert at(state, "a9") == "corpse" and view["controllers"]["green"] is None
@@ -510,49 +674,88 @@ def test_d10_a_walled_in_chief_dies_and_its_side_become_vassals() -> None:
         state.apply(RED, "g5-g6")
 
 
+def test_d10_a_living_necromobile_saves_the_walled_in_chief() -> None:
+    state = start({**CORNERED, "g5": "green necromobile"}, corpses=("a8", "b8"))
+    play(state, "a1-a3", "corpse b9")
+    assert at(state, "a9") == "green chief"
+
+
+def test_d10_a_chief_touching_an_enemy_is_not_walled_in() -> None:
+    state = start({**CORNERED, "a8": "red militant"}, corpses=("b8",))
+    play(state, "a1-a3", "corpse b9")
+    assert at(state, "a9") == "green chief"
+
+
+def test_d10_its_own_pieces_with_a_free_square_give_a_way_out() -> None:
+    state = start({**CORNERED, "a8": "green militant"}, corpses=("b8", "b7"))
+    play(state, "a1-a3", "corpse b9")
+    assert at(state, "a9") == "green chief"  # a8 touches the empty a7
+
+
+def test_d10_a_group_of_its_own_pieces_no_piece_can_leave_dies_with_it() -> None:
+    """The book: "seul entouré d'un groupe de pièces de la même couleur que lui, sans
+    nécromobile et d'où aucune pièce ne peut sortir"."""
+    pieces = {**CORNERED, "a8": "green militant", "b8": "green diplomat", "b9": "green reporter"}
+    state = start(pieces, corpses=("a7", "b7", "c7", "c8"))
+    play(state, "a1-a3", "corpse c9")
+    assert at(state, "a9") == "corpse"
+    assert at(state, "a8") == "green militant"  # its pieces live on, as vassals
+    assert state.view(None)["controllers"]["green"] is None
+
+
+def test_d10_untouchable_vassals_are_walls_but_commanded_ones_are_enemies() -> None:
+    pieces = {**CORNERED, "a8": "blue militant", "i1": "blue assassin"}
+    state = start(pieces, corpses=("b8",))
+    assert state.colour_relations(GREEN)[BLUE] == WALL
+    play(state, "a1-a3", "corpse b9")
+    assert at(state, "a9") == "corpse"  # nobody may touch the blue militant: a wall
+    held = {**pieces, "i9": "yellow militant", "e5": "yellow chief"}
+    state = start(held, corpses=("b8",))
+    assert state.colour_relations(GREEN)[BLUE] == ENEMY
+    play(state, "a1-a3", "corpse b9")
+    assert at(state, "a9") == "green chief"  # it fights for yellow: green may kill it
+
+
 def test_d10_the_holder_of_the_centre_commands_the_vassals() -> None:
-    pieces = {"e5": "red chief", "i9": "yellow chief", "g5": "green reporter"}
-    pieces |= {"c7": "blue militant"}
+    pieces = {"e5": "red chief", "i9": "yellow chief", "g5": "green militant"}
+    pieces |= {"c7": "blue militant", "a1": "red militant", "g7": "yellow militant"}
     state = start(pieces, controllers={"blue": None})  # green and blue: dead Chiefs
     assert state.view(None)["controllers"]["green"] is None
-    assert {"g5", "c7"} <= {a.split("-")[0] for a in state.legal_actions(RED)}
     assert state.colour_relations(YELLOW)[BLUE] == ENEMY  # they fight for the holder
+    # D8 book: each vassal colour keeps its turn, played by the holder with its pieces.
+    assert turn_order(state, 4) == [
+        ("red", "red"),
+        ("red", "green"),
+        ("yellow", "yellow"),
+        ("red", "blue"),
+    ]
+    assert state.view(None)["turn_colour"] == "red"
     play(state, "e5-e4")  # leaving the centre ends the command
-    assert state.to_move == (YELLOW,)
+    assert state.to_move == (YELLOW,)  # the vassal colours nobody controls are skipped
     assert state.colour_relations(RED)[BLUE] == WALL
     assert state.colour_relations(YELLOW)[GREEN] == WALL
 
 
-def test_d10_a_necromobile_or_a_way_out_saves_the_chief() -> None:
-    base = {**WALLED, "a1": "red chief", "a3": "green militant", "i9": "yellow chief"}
-    with_necromobile = start({**base, "g5": "green necromobile"}, corpses=("a8", "b8"))
-    play(with_necromobile, "a1-a3", "corpse b9")
-    assert at(with_necromobile, "a9") == "green chief"
-    touching_enemy = start({**base, "c7": "red militant"}, corpses=("a8", "b8"))
-    play(touching_enemy, "a1-a3", "corpse b9")
-    assert at(touching_enemy, "a9") == "green chief"
-    # Read as written, the walk goes through corpses: a ring of corpses alone with empty
-    # squares behind it does not kill the Chief.
-    ringed = start(
-        {"a9": "green chief", "a1": "red chief", "a3": "green militant", "i9": "yellow chief"},
-        corpses=("a8", "b8"),
-    )
-    play(ringed, "a1-a3", "corpse b9")
-    assert at(ringed, "a9") == "green chief"
+def test_d10_skip_the_holder_moves_the_vassals_in_their_own_turn() -> None:
+    pieces = {"e5": "red chief", "i9": "yellow chief", "g5": "green militant"}
+    pieces |= {"c7": "blue militant"}
+    state = start(pieces, controllers={"blue": None}, inherited_turns="skip")
+    assert movers(state) == {"red", "green", "blue"}
+    play(state, "e5-e4")
+    assert state.to_move == (YELLOW,)
+    assert state.colour_relations(RED)[BLUE] == WALL
 
 
 def test_d10_the_walk_goes_through_the_chiefs_own_pieces() -> None:
-    pieces = {**WALLED, "a1": "red chief", "a3": "green militant", "i9": "yellow chief"}
-    pieces |= {"a8": "green militant"}
+    pieces = {**CORNERED, "a8": "green militant", "a7": "blue militant", "b7": "blue militant"}
     state = start(pieces, corpses=("b8",))
     play(state, "a1-a3", "corpse b9")
     assert at(state, "a9") == "corpse" and at(state, "a8") == "green militant"
 
 
 def test_d10_a_surrounded_chief_cannot_be_set_up() -> None:
-    pieces = {**WALLED, "a1": "red chief"}
     with pytest.raises(machiavel.InvalidSetup, match=r"surrounded Chief \(green on a9\).*D10"):
-        start(pieces, corpses=("a8", "b8", "b9"))
+        start(CORNERED, corpses=("a8", "b8", "b9"))
 
 
 # ---- D11 ----------------------------------------------------------------------------------
@@ -591,6 +794,20 @@ def test_d11_quiet_rounds_go_to_the_holder_and_extra_turns_do_not_count() -> Non
     assert state.view(None)["end"] == "quiet rounds, centre held"
 
 
+@pytest.mark.parametrize(("mode", "turns"), [("book", 3), ("skip", 2)])
+def test_d11_a_round_has_a_turn_per_colour_taking_turns(mode: str, turns: int) -> None:
+    """D11 with D8: in ``book`` mode red's inherited green takes a turn of each round."""
+    pieces = {"a1": "red chief", "c3": "red militant", "a9": "green militant"}
+    pieces |= {"i9": "yellow chief", "g7": "yellow militant"}
+    state = start(pieces, controllers={"green": "red"}, quiet_rounds=2, inherited_turns=mode)
+    assert state.view(None)["quiet_turn_limit"] == 2 * turns
+    for _ in range(2 * turns - 1):
+        play(state, quiet_step(state))
+    assert not state.is_over
+    play(state, quiet_step(state))
+    assert state.is_over and state.winners == (RED, YELLOW)
+
+
 def test_d11_a_death_resets_the_quiet_count() -> None:
     pieces = {**CORNER_CHIEFS, "c3": "red militant", "c7": "green militant"}
     pieces |= {"b1": "red assassin", "b8": "green militant"}
@@ -627,12 +844,35 @@ def test_d12_every_third_kill_raises_a_dead_piece_in_the_home_corner() -> None:
 
 def test_d12_next_to_the_corner_when_it_is_full() -> None:
     pieces = {**CORNER_CHIEFS, "a5": "red reporter", "d6": "green militant", "e6": "green assassin"}
-    pieces |= {"c4": "green diplomat", "d4": "red militant"}
+    pieces |= {"c4": "green diplomat", "d4": "red militant", "a1": "red militant"}
+    pieces |= {"e1": "red chief"}  # D10: on a1 the corpses would wall it in
     block = ("b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")
     state = start(pieces, corpses=block, reporter="scandal", aggressivity=True)
     play(state, "a5-d5", "scandal")
     squares = {a.split()[2] for a in state.legal_actions(RED)}
     assert squares == {"a4", "b4", "d3", "d2", "d1"}  # c4 and d4 hold corpses
+
+
+def test_d12_a_revival_follows_the_turn_of_the_third_kill_whichever_colour() -> None:
+    """D12 with D8 ``book``: red's third kill, made on green's turn by the green Reporter
+    red plays, lets red raise one of its own dead right after that turn."""
+    pieces = {**CORNER_CHIEFS, "a9": "green militant", "a5": "green reporter"}
+    pieces |= {"d6": "yellow militant", "e6": "yellow assassin", "c4": "blue diplomat"}
+    state = start(
+        pieces,
+        corpses=("h5",),
+        controllers={"green": "red"},
+        turn_colour="green",
+        reporter="scandal",
+        aggressivity=True,
+    )
+    state.board[SQUARE_INDEX["h5"]] = -piece_code(RED, MILITANT)  # a red corpse to raise
+    play(state, "a5-d5", "scandal")
+    view = state.view(RED)
+    assert view["kills"]["red"] == 3 and view["step"] == "revive"
+    assert state.to_move == (RED,) and view["turn_colour"] == "green"
+    play(state, "revive h5 b2")
+    assert at(state, "b2") == "red militant" and state.to_move == (YELLOW,)
 
 
 def test_d12_no_revival_without_the_option() -> None:
@@ -651,9 +891,13 @@ def test_d12_corpses_look_alike_in_every_view() -> None:
 
 
 # ---- turns with no move ---------------------------------------------------------------
+# Green's Chief and Reporter are stuck, yet not walled in: the Reporter touches a red piece.
+STUCK = {"a1": "red chief", "i7": "red militant", "i9": "green chief", "i8": "green reporter"}
+STUCK_CORPSES = ("h9", "h8", "h7")
+
+
 def test_a_player_who_cannot_move_passes() -> None:
-    pieces = {"a1": "red chief", "i9": "green chief", "i1": "yellow chief"}
-    state = start(pieces, turn="green", corpses=("h9", "h8", "i8"))
+    state = start({**STUCK, "i1": "yellow chief"}, turn="green", corpses=STUCK_CORPSES)
     assert state.legal_actions(GREEN) == ["pass"]
     play(state, "pass")
     assert state.to_move == (YELLOW,)

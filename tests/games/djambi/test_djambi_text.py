@@ -74,7 +74,7 @@ def test_a_finished_game_names_the_winner() -> None:
     ("action", "message"),
     [
         ("hello", "not a move: a turn starts with '<from>-<to>'"),
-        ("pass", "pass only when none of your pieces can move"),
+        ("pass", "pass only when none of the pieces you may move now can move"),
         ("d5-d6", "there is no piece on d5"),
         ("d4-d5", "d4 holds a corpse"),
         ("a9-a8", "the green chief on a9 is not yours: you play red"),
@@ -165,7 +165,10 @@ def test_reporter_actions_are_described_in_french() -> None:
     state = start(pieces, reporter="scandal", aggressivity=True)
     state.apply(0, "a5-d5")
     assert both(state, "kill d6") == "rouge : le Reporter tue le Militant vert en d6"
-    assert both(state, "scandal") == "rouge : le Reporter en d5 fait éclater un scandale"
+    assert both(state, "scandal") == (
+        "rouge : le Reporter en d5 fait éclater un scandale : le Diplomate vert en c4, le "
+        "Militant rouge en d4, le Militant vert en d6 et l'Assassin vert en e6 meurent"
+    )
     state.apply(0, "scandal")  # three kills: red raises one of its dead (D12)
     assert both(state, "revive d4 b2") == (
         "rouge : le Militant rouge ressuscite en b2 (le cadavre en d4)"
@@ -176,10 +179,108 @@ def test_reporter_actions_are_described_in_french() -> None:
     stuck = GAME.from_position(
         {
             "turn": "green",
-            "pieces": {"a1": "red chief", "i9": "green chief", "i1": "yellow chief"},
-            "corpses": ["h9", "h8", "i8"],
+            "pieces": {"a1": "red chief", "i7": "red militant", "i9": "green chief"}
+            | {"i8": "green reporter", "i1": "yellow chief"},
+            "corpses": ["h9", "h8", "h7"],
         },
         seed=1,
     )
     assert stuck.legal_actions(1) == ["pass"]
     assert both(stuck, "pass") == "vert : passe"
+
+
+# ---- what an action sets off, in the log ------------------------------------------------
+def lines(state: DjambiState, action: str) -> tuple[str, str]:
+    """The English and French lines of ``action`` by the player to move."""
+    return state.describe(state.to_move[0], action, None), both(state, action)
+
+
+def test_the_reporters_automatic_kill_is_told() -> None:
+    """D5: with one orthogonal enemy the kill happens inside the move; the line says so,
+    and that the Chief's death puts its player out (D8)."""
+    pieces = {**CHIEFS, "a5": "red reporter", "d6": "green chief", "a9": "green militant"}
+    state = start(pieces)
+    assert lines(state, "a5-d5") == (
+        "red: the red reporter moves a5-d5 and kills the green chief on d6; "
+        "green is out: red takes over green",
+        "rouge : le Reporter rouge va de a5 à d5 et tue le Chef vert en d6 ; "
+        "vert est éliminé : rouge prend le contrôle de vert",
+    )
+    state.apply(0, "a5-d5")
+    assert state.view(None)["controllers"]["green"] == "red"
+
+
+def test_a_chief_killed_hands_over_every_colour_of_its_player() -> None:
+    pieces = {**CHIEFS, "b1": "red assassin", "b6": "green chief", "a9": "yellow militant"}
+    del pieces["i9"]
+    state = GAME.from_position(
+        {"turn": "red", "pieces": pieces, "controllers": {"yellow": "green"}}, seed=1
+    )
+    assert lines(state, "b1-b6") == (
+        "red: the red assassin kills the green chief (b1-b6); "
+        "green is out: red takes over green and yellow",
+        "rouge : l'Assassin rouge tue le Chef vert (b1-b6) ; "
+        "vert est éliminé : rouge prend le contrôle de vert et jaune",
+    )
+
+
+def test_a_chief_walled_in_is_told_with_its_vassals() -> None:
+    """D10: the corpse put down walls the green Chief in; its pieces become vassals that
+    nobody commands while nobody holds the centre."""
+    pieces = {"a9": "green chief", "a1": "red chief", "a3": "green militant"}
+    pieces |= {"i9": "yellow chief", "g5": "green militant"}
+    state = start(pieces, ("a8", "b8"))
+    state.apply(0, "a1-a3")
+    assert lines(state, "corpse b9") == (
+        "red: the corpse is put down on b9; the green chief on a9 is walled in and dies (D10); "
+        "green is out: the green pieces become vassals; "
+        "nobody commands the vassals (green) while nobody holds the centre",
+        "rouge : le cadavre est posé en b9 ; le Chef vert en a9, encerclé, meurt (D10) ; "
+        "vert est éliminé : les pièces vertes sont vassales ; "
+        "les pièces vassales (vertes) n'obéissent à personne tant que le centre est vide",
+    )
+
+
+def test_taking_the_centre_is_told_when_it_commands_vassals() -> None:
+    pieces = {**CHIEFS, "a1": "red militant", "c3": "red chief", "g5": "green militant"}
+    del pieces["a9"]
+    state = start(pieces)
+    assert lines(state, "c3-e5") == (
+        "red: the red chief moves c3-e5; the vassals (green) obey red, who holds the centre",
+        "rouge : le Chef rouge va de c3 à e5 ; "
+        "les pièces vassales (vertes) obéissent à rouge, qui tient le centre",
+    )
+    assert lines(state, "c3-d4")[0] == "red: the red chief moves c3-d4"
+
+
+def test_the_end_of_the_game_is_told() -> None:
+    state = start({"a1": "red chief", "b1": "red assassin", "b7": "green chief"})
+    assert lines(state, "b1-b7") == (
+        "red: the red assassin kills the green chief (b1-b7); green is out: red takes over "
+        "green; game over, red wins (last Chief standing)",
+        "rouge : l'Assassin rouge tue le Chef vert (b1-b7) ; vert est éliminé : rouge prend "
+        "le contrôle de vert ; partie finie, rouge gagne (dernier Chef en vie)",
+    )
+
+
+def test_a_line_reads_any_accepted_spelling() -> None:
+    state = start({**CHIEFS, "c3": "red militant"})
+    assert state.describe(0, "C3 C4", None) == state.describe(0, "c3-c4", None)
+
+
+def test_an_inherited_colours_turn_is_shown_and_refusals_explain_it() -> None:
+    """D8 ``book``: the board says whose colour's turn red is playing."""
+    pieces = {**CHIEFS, "a9": "green militant", "c3": "red militant"}
+    state = GAME.from_position(
+        {
+            "turn": "red",
+            "turn_colour": "green",
+            "pieces": pieces,
+            "controllers": {"green": "red"},
+        },
+        seed=1,
+    )
+    text = GAME.render(state.view(0))
+    assert "To move: red (playing green's turn) - your turn" in text
+    with pytest.raises(machiavel.IllegalAction, match="green's turn, which you play with a green"):
+        state.apply(0, "c3-c4")

@@ -24,11 +24,13 @@ corpse goes where it came from. The Reporter, after moving, kills an enemy ortho
 next to it. The Diplomat moves onto a living piece and puts it on any empty square. The
 Necromobile moves onto a corpse and puts it on any empty square. A piece entering the
 centre to act on what lies there must leave it at once.
-A player whose Chief dies is out; the killer takes over all their pieces. A Chief on the
-centre gives its player an extra turn after every other player's turn (3+ players left).
-A Chief walled in by corpses and its own pieces, with no Necromobile, dies; its pieces obey
-whoever holds the centre. The last Chief standing wins; after 40 rounds without a death the
-holder of the centre wins, else the survivors share a draw.
+A player whose Chief dies is out; the killer takes over all their pieces, and plays that
+colour's turn with its pieces (or, with inherited_turns=skip, moves them in their own turn).
+A Chief on the centre gives its player an extra turn after every turn of a colour they do
+not play (3+ players left). A Chief walled in by corpses, the board's edges and its own
+pieces, with no Necromobile, dies; its pieces obey whoever holds the centre. The last Chief
+standing wins; after 40 rounds without a death the holder of the centre wins, else the
+survivors share a draw.
 Actions: 'c3-e5' (a move), then as asked: 'corpse d4', 'place f6', 'kill e6', 'scandal',
 'pass', 'e5-f6' (leave the centre), 'revive c4 a2'."""
 
@@ -43,13 +45,23 @@ class Djambi(Game):
             "reporter",
             "single",
             "single: the Reporter kills one orthogonal enemy after moving; scandal: it may "
-            "instead kill every living piece around it (D5)",
+            "instead kill every living piece around it, vassals included (D5)",
             choices=("single", "scandal"),
+        ),
+        Option(
+            "inherited_turns",
+            "book",
+            "book: a colour whose Chief is dead keeps its turn, played by its new controller "
+            "with that colour's pieces, and a player moves their own colour in their own turn; "
+            "skip: that colour's turn is skipped and its controller moves any piece of their "
+            "side in their own turn (D8)",
+            choices=("book", "skip"),
         ),
         Option(
             "quiet_rounds",
             DEFAULT_QUIET_ROUNDS,
-            "the game ends after this many full rounds without a death (D11)",
+            "the game ends after this many full rounds (a turn of each colour taking turns) "
+            "without a death (D11)",
             minimum=1,
         ),
         Option(

@@ -77,7 +77,7 @@ def _first_step(state: DjambiState, player: int, action: str) -> str:
     squares = MOVE_ACTION_SQUARES.get(action)
     if squares is None:
         if action == PASS:
-            return "you may pass only when none of your pieces can move"
+            return "you may pass only when none of the pieces you may move now can move"
         return (
             f"{action!r} is not a move: a turn starts with '<from>-<to>', squares a1 to i9 "
             "(for example c3-e5)"
@@ -98,7 +98,21 @@ def _first_step(state: DjambiState, player: int, action: str) -> str:
         )
     if relation != rules.MINE:
         return f"{_piece(piece)} on {where} is not yours: you play {_side(state, player)}"
+    only = state.moving_colour()
+    if only >= 0 and COLOUR_OF[piece] != only:
+        return _not_this_colours_turn(only, player, piece, where)
     return _path_and_target(state, player, origin, target)
+
+
+def _not_this_colours_turn(only: int, player: int, piece: int, where: str) -> str:
+    """D8 (option ``inherited_turns=book``): a turn belongs to one colour."""
+    turn = COLOURS[only]
+    if only == player:
+        return (
+            f"{_piece(piece)} on {where} moves on {COLOURS[COLOUR_OF[piece]]}'s turn: in your "
+            f"own turn you move a {turn} piece (D8)"
+        )
+    return f"this is {turn}'s turn, which you play with a {turn} piece (D8)"
 
 
 def _line(origin: int, target: int) -> list[int] | None:

@@ -1,9 +1,13 @@
 """Djambi positions: reading and checking a hand-built position, writing one back.
 
-A position is ``{"turn": colour, "pieces": {square: "<colour> <kind>"}, "corpses":
-[squares], "controllers": {colour: colour or null}}``; ``corpses`` and ``controllers`` may
-be left out. A colour whose Chief is dead and that controls itself (or maps to null) is a
-vassal colour (D10); a colour whose Chief lives always controls itself.
+A position is ``{"turn": colour, "turn_colour": colour or null, "pieces": {square:
+"<colour> <kind>"}, "corpses": [squares], "controllers": {colour: colour or null}}``;
+``turn_colour``, ``corpses`` and ``controllers`` may be left out. ``turn`` is the player to
+move (a living Chief's colour); ``turn_colour`` the colour whose turn it is (D8: an
+inherited or vassal colour that ``turn`` plays), ``turn`` itself when left out, or null for
+an extra turn of the centre's holder (D9). A colour whose Chief is dead and that controls
+itself (or maps to null) is a vassal colour (D10); a colour whose Chief lives always
+controls itself.
 """
 
 from __future__ import annotations
@@ -33,17 +37,20 @@ from machiavel.games.djambi.board import (
     piece_code,
 )
 
-POSITION_KEYS = ("turn", "pieces", "corpses", "controllers")
+POSITION_KEYS = ("turn", "turn_colour", "pieces", "corpses", "controllers")
 VASSAL = -1  # the controller of a vassal colour
+EXTRA_TURN = -1  # the turn colour of an extra turn (D9): it belongs to no colour
 
 
 @dataclass
 class Position:
-    """A checked position: the board, each colour's controller and the player to move."""
+    """A checked position: the board, each colour's controller, the player to move and
+    the colour whose turn it is (``EXTRA_TURN`` for an extra turn)."""
 
     board: list[int]
     controllers: list[int]
     turn: int
+    turn_colour: int
 
 
 def parse_position(raw: Any) -> Position:
@@ -72,7 +79,8 @@ def parse_position(raw: Any) -> Position:
         raise InvalidSetup(
             "a Djambi position needs at least two living Chiefs (with one, the game is over, D11)"
         )
-    return Position(board, controllers, turn)
+    turn_colour = _read_turn_colour(raw, board, controllers, turn)
+    return Position(board, controllers, turn, turn_colour)
 
 
 def _keys() -> str:
@@ -146,6 +154,46 @@ def _check_counts(board: list[int]) -> None:
         )
 
 
+def _read_turn_colour(
+    raw: Mapping[str, Any], board: list[int], controllers: list[int], turn: int
+) -> int:
+    """D8, D9: the colour whose turn it is, which the player to move must play."""
+    if "turn_colour" not in raw:
+        return turn
+    name = raw["turn_colour"]
+    holder = _holder(board)
+    if name is None:
+        if holder != turn or sum(1 for c, m in enumerate(controllers) if c == m) < 3:
+            raise InvalidSetup(
+                "'turn_colour' null means an extra turn, which only the player holding the "
+                "centre plays, while three or more players are in the game (D9)"
+            )
+        return EXTRA_TURN
+    colour = _colour(name, "'turn_colour'")
+    if colour == turn:
+        return colour
+    master = controllers[colour]
+    if master == VASSAL and holder == turn:
+        master = turn  # D10: vassals obey the holder of the centre
+    if master != turn:
+        raise InvalidSetup(
+            f"'turn_colour' is {name}, but {COLOURS[turn]} does not play {name}: a colour's "
+            "turn is played by its controller, a vassal colour's by the holder of the centre "
+            "(D8, D10)"
+        )
+    if not any(v > 0 and COLOUR_OF[v] == colour for v in board):
+        raise InvalidSetup(
+            f"'turn_colour' is {name}, but {name} has no living piece: its turn is skipped (D8)"
+        )
+    return colour
+
+
+def _holder(board: list[int]) -> int:
+    """The colour of the living Chief on the centre, or -1."""
+    piece = board[CENTRE]
+    return COLOUR_OF[piece] if piece > 0 and KIND_OF[piece] == CHIEF else -1
+
+
 def _read_controllers(raw: Any, living_chiefs: set[int]) -> list[int]:
     """D8, D10: each colour's controlling player (its Chief's colour) or VASSAL."""
     if not isinstance(raw, Mapping):
@@ -173,10 +221,15 @@ def _read_controllers(raw: Any, living_chiefs: set[int]) -> list[int]:
     return controllers
 
 
-def position_data(board: list[int], controllers: list[int], turn: int | None) -> JsonDict:
-    """A position (the same format ``parse_position`` reads) for a board."""
-    return {
-        "turn": None if turn is None else COLOURS[turn],
+def position_data(
+    board: list[int], controllers: list[int], turn: int | None, turn_colour: int | None = None
+) -> JsonDict:
+    """A position (the same format ``parse_position`` reads) for a board; ``turn_colour``
+    (``EXTRA_TURN`` for an extra turn) is written only when it is not ``turn`` itself."""
+    data: JsonDict = {"turn": None if turn is None else COLOURS[turn]}
+    if turn is not None and turn_colour is not None and turn_colour != turn:
+        data["turn_colour"] = None if turn_colour == EXTRA_TURN else COLOURS[turn_colour]
+    return data | {
         "pieces": {SQUARE_NAMES[s]: PIECE_NAMES[v] for s, v in enumerate(board) if v > 0},
         "corpses": [SQUARE_NAMES[s] for s, v in enumerate(board) if v < 0],
         "controllers": {
@@ -188,4 +241,4 @@ def position_data(board: list[int], controllers: list[int], turn: int | None) ->
 def canonical_position(raw: Any) -> JsonDict:
     """The checked position rewritten in its canonical form (what a Setup stores)."""
     checked = parse_position(raw)
-    return position_data(checked.board, checked.controllers, checked.turn)
+    return position_data(checked.board, checked.controllers, checked.turn, checked.turn_colour)

@@ -62,8 +62,11 @@ def _status(view: JsonDict) -> list[str]:
     else:
         turn = view["turn"]
         extra = " (extra turn, holding the centre)" if view["extra_turn"] else ""
+        colour = view["turn_colour"]
+        # D8: a colour whose Chief is dead keeps its turn, played by its controller
+        inherited = f" (playing {colour}'s turn)" if colour not in (None, turn) else ""
         you = " - your turn" if view["you"] == turn else ""
-        lines.append(f"To move: {turn}{extra}{you}")
+        lines.append(f"To move: {turn}{extra}{inherited}{you}")
         prompt = PROMPTS[view["step"]].format(
             scandal=", 'scandal' or 'pass'" if view["reporter"] == "scandal" else ""
         )

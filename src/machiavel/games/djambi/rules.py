@@ -1,9 +1,11 @@
 """Djambi rules as a pure state machine (rulings D1-D12 of shared/rules/RULINGS.md).
 
-Players 0-3 play red, green, yellow and blue (D1), in that clockwise order. A turn may take
-several actions of the same player: a first step ``<from>-<to>``, then the follow-ups its
-piece calls for (``corpse <sq>``, ``place <sq>``, ``kill <sq>``, ``scandal``, ``pass``, a
-move out of the centre ``e5-<sq>``), then, with ``aggressivity``, ``revive <sq> <sq>``.
+Players 0-3 play red, green, yellow and blue (D1), in that clockwise order. Turns belong to
+colours (D8): a colour whose Chief is dead keeps its turn, played by its controller with
+that colour's pieces (option ``inherited_turns=book``), or loses it (``skip``). A turn may
+take several actions of the same player: a first step ``<from>-<to>``, then the follow-ups
+its piece calls for (``corpse <sq>``, ``place <sq>``, ``kill <sq>``, ``scandal``, ``pass``,
+a move out of the centre ``e5-<sq>``), then, with ``aggressivity``, ``revive <sq> <sq>``.
 """
 
 from __future__ import annotations
@@ -45,7 +47,12 @@ from machiavel.games.djambi.board import (
     start_board,
 )
 from machiavel.games.djambi.explain import explain
-from machiavel.games.djambi.position import VASSAL, parse_position, position_data
+from machiavel.games.djambi.position import (
+    EXTRA_TURN,
+    VASSAL,
+    parse_position,
+    position_data,
+)
 from machiavel.games.djambi.words import describe
 
 if TYPE_CHECKING:
@@ -76,19 +83,24 @@ class DjambiState(State):
         self.scandal_allowed = options.get("reporter", "single") == "scandal"  # D5
         self.quiet_rounds = int(options.get("quiet_rounds", DEFAULT_QUIET_ROUNDS))  # D11
         self.aggressivity = bool(options.get("aggressivity", False))  # D12
+        # D8: turns belong to colours ("book"), or only to the players still in ("skip")
+        self.colour_turns = options.get("inherited_turns", "book") == "book"
         self.rng = Rng(setup.seed)
         if setup.position is None:
             self.board = start_board()
             self.controllers = list(range(PLAYERS))
             first = self.rng.below(PLAYERS)  # D1: the first player is drawn at random
+            turn_colour = first
         else:
             position = parse_position(setup.position)
             self.board = position.board
             self.controllers = position.controllers
             first = position.turn
+            turn_colour = position.turn_colour
         self.current = first
-        self.rotation = first  # the player whose regular turn is the latest
-        self.extra = False  # D9: whether the current turn is an extra turn
+        self.extra = turn_colour == EXTRA_TURN  # D9: whether the current turn is an extra turn
+        # The colour whose regular turn is the latest (the current one, unless extra).
+        self.rotation = first if self.extra else turn_colour
         self.phase = MOVE
         self.hand = 0  # the piece or corpse being placed (PLACE, CORPSE, BURY)
         self.actor = -1  # the square of the piece whose turn is under way
@@ -102,6 +114,11 @@ class DjambiState(State):
         self.end_reason: str | None = None
         self._to_move: tuple[int, ...] = (first,)
         if setup.position is not None:
+            if not self.colour_turns and self.rotation != first:
+                raise InvalidSetup(
+                    "with inherited_turns=skip only the players' own colours take turns (D8): "
+                    f"'turn_colour' must be {COLOURS[first]}, not {COLOURS[self.rotation]}"
+                )
             enclosed = self._enclosed_chiefs()
             if enclosed:
                 names = ", ".join(f"{COLOURS[p]} on {SQUARE_NAMES[s]}" for p, s in enclosed)
@@ -151,6 +168,38 @@ class DjambiState(State):
         a, b, c, d = self.colour_relations(player)
         return [0, *([a] * 8), *([b] * 8), *([c] * 8), *([d] * 8)]
 
+    # ---- whose turn -------------------------------------------------------------------
+    def turn_colour(self) -> int:
+        """D8: the colour whose turn it is; ``EXTRA_TURN`` in an extra turn (D9)."""
+        return EXTRA_TURN if self.extra else self.rotation
+
+    def moving_colour(self) -> int:
+        """D8: the only colour whose pieces may make the first step now, or -1 when any
+        piece of the mover's side may (an extra turn, D9; option ``skip``)."""
+        return self.rotation if self.colour_turns and not self.extra else -1
+
+    def turn_player(self, colour: int, holder: int) -> int:
+        """D8, D10: the player who plays ``colour``'s turn, or -1 when it is skipped (no
+        living piece, nobody controls it, or option ``skip`` for a colour whose Chief is dead)."""
+        master = self.controllers[colour]
+        if master == colour:
+            return colour
+        if not self.colour_turns:
+            return -1
+        if master == VASSAL:
+            master = holder  # D10: vassals obey the holder of the centre, if anyone holds it
+        if master < 0 or not self._has_living_piece(colour):
+            return -1
+        return master
+
+    def _has_living_piece(self, colour: int) -> bool:
+        return any(v > 0 and COLOUR_OF[v] == colour for v in self.board)
+
+    def turns_per_round(self) -> int:
+        """D11: how many regular turns a round has now, one per colour taking turns (D8)."""
+        holder = self.holder()
+        return sum(1 for colour in range(PLAYERS) if self.turn_player(colour, holder) >= 0)
+
     # ---- legal actions ----------------------------------------------------------------
     def _legal(self, player: int) -> list[str]:
         phase = self.phase
@@ -174,9 +223,11 @@ class DjambiState(State):
         return self._revivals(player)
 
     def _first_steps(self, player: int) -> list[str]:
-        """D2-D7: every first step ``<from>-<to>`` of ``player``'s pieces."""
+        """D2-D7: every first step ``<from>-<to>`` of the pieces ``player`` may move now
+        (D8: only the turn colour's, in a regular turn with option ``book``)."""
         board = self.board
         rel = self.relations(player)
+        only = self.moving_colour()
         out: list[str] = []
         finders = (
             self._chief_steps,
@@ -188,7 +239,7 @@ class DjambiState(State):
         )
         for square in range(SQUARES):
             piece = board[square]
-            if piece > 0 and rel[piece] == MINE:
+            if piece > 0 and rel[piece] == MINE and (only < 0 or COLOUR_OF[piece] == only):
                 finders[KIND_OF[piece]](square, piece, rel, out)
         return out
 
@@ -330,16 +381,16 @@ class DjambiState(State):
             n for n in ORTHOGONAL_NEIGHBOURS[self.actor] if board[n] > 0 and rel[board[n]] == ENEMY
         ]
 
-    def _scandal_victims(self, player: int) -> list[int]:
-        """D5 ``scandal``: every living piece around the Reporter, but untouchable vassals."""
+    def _scandal_victims(self) -> list[int]:
+        """D5 ``scandal`` (amended): every living piece around the Reporter, vassals nobody
+        controls included."""
         board = self.board
-        rel = self.relations(player)
-        return [n for n in NEIGHBOURS[self.actor] if board[n] > 0 and rel[board[n]] != WALL]
+        return [n for n in NEIGHBOURS[self.actor] if board[n] > 0]
 
     def _reporter_choices(self, player: int) -> list[str]:
         targets = self._reporter_targets(player)
         out = [KILL_ACTIONS[n] for n in targets]
-        if self.scandal_allowed and self._scandal_victims(player):
+        if self.scandal_allowed and self._scandal_victims():
             out.append(SCANDAL)
         if not targets:
             out.append(PASS)
@@ -442,7 +493,7 @@ class DjambiState(State):
         """D5: after its own move the Reporter kills an orthogonal enemy neighbour; the
         choice is asked only when there is one (several targets, or a scandal)."""
         targets = self._reporter_targets(player)
-        if self.scandal_allowed and self._scandal_victims(player):
+        if self.scandal_allowed and self._scandal_victims():
             self.phase = KILL
             return
         if len(targets) > 1:
@@ -456,8 +507,10 @@ class DjambiState(State):
         if action == SCANDAL:
             rel = self.relations(player)  # sides as they stand before anyone dies
             board = self.board
-            for square in self._scandal_victims(player):
-                self._kill_in_place(player, square, rel[board[square]] == ENEMY)
+            for square in self._scandal_victims():
+                # D12: a kill counts unless the victim was of the killer's side (an
+                # uncontrolled vassal counts, D5 amended)
+                self._kill_in_place(player, square, rel[board[square]] != MINE)
         elif action != PASS:
             self._kill_in_place(player, SQUARE_ACTIONS[action])
         self._finish_turn()
@@ -547,8 +600,9 @@ class DjambiState(State):
         ]
 
     def _is_enclosed(self, player: int, start: int) -> bool:
-        """D10: king steps through corpses and the player's own pieces from the Chief
-        reach no empty square and no enemy piece (untouchable vassals are walls)."""
+        """D10 (amended): the group reached from the Chief by king steps through its side's
+        living pieces touches no empty square and no enemy piece; corpses, the board's
+        edges and vassals nobody may touch wall it in."""
         board = self.board
         rel = self.relations(player)
         seen = {start}
@@ -557,17 +611,17 @@ class DjambiState(State):
             for n in NEIGHBOURS[stack.pop()]:
                 if n in seen:
                     continue
+                seen.add(n)
                 other = board[n]
                 if other == 0:
                     return False
-                if other > 0:
-                    relation = rel[other]
-                    if relation == ENEMY:
-                        return False
-                    if relation == WALL:
-                        continue
-                seen.add(n)
-                stack.append(n)
+                if other < 0:
+                    continue  # a corpse: a wall
+                relation = rel[other]
+                if relation == ENEMY:
+                    return False
+                if relation == MINE:
+                    stack.append(n)
         return True
 
     def _bury_enclosed_chiefs(self) -> None:
@@ -597,27 +651,39 @@ class DjambiState(State):
     def _next_turn(self) -> None:
         remaining = self.players_in_game()
         holder = self.holder()
-        if self.quiet >= self.quiet_rounds * len(remaining):  # D11
+        if self._quiet_rounds_over(remaining):  # D11
             if holder >= 0:
                 self._end((holder,), "quiet rounds, centre held")
             else:
                 self._end(remaining, "quiet rounds, shared draw")
             return
         if not self.extra and 0 <= holder != self.current and len(remaining) >= 3:
-            self.current = holder  # D9: an extra turn after every other player's turn
+            # D9: an extra turn after every turn of a colour the holder does not play
+            self.current = holder
             self.extra = True
         else:
-            rotation = self.rotation
-            for step in range(1, PLAYERS + 1):
-                candidate = (rotation + step) % PLAYERS
-                if self.controllers[candidate] == candidate:
-                    break
-            self.rotation = self.current = candidate
+            self.rotation, self.current = self._next_regular_turn(holder)
             self.extra = False
         self.killed_this_turn = False
         self.revivals_due = 0  # D12: a revival not taken right after the turn is lost
         self.turn_players = remaining
         self._to_move = (self.current,)
+
+    def _quiet_rounds_over(self, remaining: tuple[int, ...]) -> bool:
+        """D11: ``quiet_rounds`` rounds of regular turns without a death. A round has at
+        least one turn per player still in: that cheap bound is checked first."""
+        limit = self.quiet_rounds
+        return self.quiet >= limit * len(remaining) and self.quiet >= limit * self.turns_per_round()
+
+    def _next_regular_turn(self, holder: int) -> tuple[int, int]:
+        """D8: the next colour clockwise that takes a turn, and the player who plays it."""
+        colour = self.rotation
+        for _ in range(PLAYERS):
+            colour = (colour + 1) % PLAYERS
+            player = self.turn_player(colour, holder)
+            if player >= 0:
+                return colour, player
+        raise AssertionError("no colour takes a turn, yet two players are in the game")
 
     def _end(self, winners: tuple[int, ...], reason: str) -> None:
         self.over = True
@@ -669,6 +735,7 @@ class DjambiState(State):
         hand = self.hand
         view.update(
             {
+                "turn_colour": self._turn_colour_name(),
                 "colours": list(COLOURS),
                 "you": None if player is None else COLOURS[player],
                 "centre": COLOURS[holder] if holder >= 0 else None,
@@ -678,19 +745,25 @@ class DjambiState(State):
                 "in_hand": None if hand == 0 else "corpse" if hand < 0 else PIECE_NAMES[hand],
                 "extra_turn": self.extra,
                 "quiet_turns": self.quiet,
-                "quiet_turn_limit": self.quiet_rounds * len(remaining),
+                "quiet_turn_limit": self.quiet_rounds * self.turns_per_round(),
                 "kills": {COLOURS[p]: self.kills[p] for p in range(PLAYERS)},
                 "revivals_due": self.revivals_due,
                 "reporter": "scandal" if self.scandal_allowed else "single",
+                "inherited_turns": "book" if self.colour_turns else "skip",
                 "aggressivity": self.aggressivity,
                 "end": self.end_reason,
             }
         )
         return view
 
+    def _turn_colour_name(self) -> str | None:
+        """D8: the colour whose turn it is; None in an extra turn (D9) and once over."""
+        colour = self.turn_colour()
+        return None if self.over or colour == EXTRA_TURN else COLOURS[colour]
+
     def position(self) -> JsonDict:
         """The board as a position ``from_position`` accepts (meaningful between turns)."""
-        return position_data(self.board, self.controllers, self.current)
+        return position_data(self.board, self.controllers, self.current, self.turn_colour())
 
     # ---- persistence ------------------------------------------------------------------
     def _snapshot(self) -> JsonDict:
@@ -719,6 +792,7 @@ class DjambiState(State):
         other.scandal_allowed = self.scandal_allowed
         other.quiet_rounds = self.quiet_rounds
         other.aggressivity = self.aggressivity
+        other.colour_turns = self.colour_turns
         other.rng = self.rng.clone()
         other.board = self.board[:]
         other.controllers = self.controllers[:]
