@@ -184,11 +184,17 @@ class IsmctsBot:
         # The most visited action; ties broken by the legal order, so results reproduce.
         return max(legal, key=lambda action: visits.get(action, 0))
 
-    def search(self, seat: Seat, seed: int) -> tuple[dict[str, int], SearchStats]:
-        """Run one tree; return the visits of the root player's actions."""
+    def search(
+        self, seat: Seat, seed: int, root: Node | None = None
+    ) -> tuple[dict[str, int], SearchStats]:
+        """Run one tree; return the visits of the root player's actions.
+
+        A caller may pass an empty ``Node(-1, "")`` as ``root`` to read the tree's
+        statistics (visits, availability, rewards) afterwards.
+        """
         rng = Rng(seed)
         self.settings = self.settings_for(seat.game)
-        root = Node(-1, "")
+        root = Node(-1, "") if root is None else root
         start = time.perf_counter()
         deadline = None if self.seconds is None else start + self.seconds
         done = 0

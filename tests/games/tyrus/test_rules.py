@@ -219,6 +219,39 @@ def test_t5_nothing_else_counts(placed: list[tuple[int, str]], expected: int) ->
     assert election_score(0, "temple", placed) == expected
 
 
+@pytest.mark.parametrize(
+    ("kind", "own_tiles", "expected"),
+    [
+        ("citadel", ["S7", "M4"], 7),  # merchants block soldiers, but not their owner's
+        ("market", ["M7", "P4"], 7),  # priests block merchants
+        ("temple", ["P7", "S4"], 7),  # soldiers block priests
+    ],
+)
+def test_t5_own_tiles_of_the_blocking_profession_do_not_block(
+    kind: str, own_tiles: list[str], expected: int
+) -> None:
+    """T5: blocks are the opponent's tiles only."""
+    assert election_score(0, kind, [(0, tile) for tile in own_tiles]) == expected
+    assert election_score(1, kind, [(1, tile) for tile in own_tiles]) == expected
+
+
+def test_t5_own_merchants_in_ones_citadel_played_through_the_engine() -> None:
+    state = new_state(2)
+    first = state.to_move[0]
+    second = 1 - first
+    rig(state, "citadel", {first: ["S9", "M8", "P1"], second: ["S6", "M1", "P2"]})
+    for first_move, second_move in [
+        ("S9 citadel", "S6 citadel"),
+        ("M8 citadel", "M1 market"),  # merchants in their owner's citadel
+        ("P1 temple", "P2 temple"),
+    ]:
+        state.apply(first, first_move)
+        state.apply(second, second_move)
+    tally = state.tallies[-1]
+    assert tally["scores"][first] == 9 and tally["scores"][second] == 6
+    assert tally["winner"] == first
+
+
 # ---- T6 -------------------------------------------------------------------------------
 def test_t6_equal_scores_make_a_null_election() -> None:
     state = new_state(12)
@@ -237,6 +270,42 @@ def test_t6_equal_scores_make_a_null_election() -> None:
 def test_t6_a_null_election_breaks_a_streak() -> None:
     assert decide_winners([0, 0, None, 0], [[], []]) is None
     assert decide_winners([0, 0, 0], [[], []]) == (0,)
+
+
+def test_t6_equal_non_zero_scores_make_a_null_election_that_breaks_a_streak() -> None:
+    """T6: at 5-5 nobody scores and a two-election streak is broken; T8: three wins with a
+    null among them do not end the game."""
+    state = new_state(3)
+    brown = state.to_move[0]
+    beige = 1 - brown
+    rig(state, "citadel", {brown: ["S10", "M2", "P1"], beige: ["S5", "M5", "P2"]})
+    # Brown has won the first two elections (a market and a temple); this is the third.
+    state.turned = ["market", "temple", "citadel"]
+    state.deck = ["citadel", "market", "citadel", "market", "temple", "temple"]
+    state.results = [brown, brown]
+    for brown_move, beige_move in [
+        ("S10 citadel", "M5 rival-citadel"),  # Brown: 10 soldiers blocked by 5 = 5
+        ("M2 market", "S5 citadel"),  # Beige: 5
+        ("P1 temple", "P2 temple"),
+    ]:
+        state.apply(brown, brown_move)
+        state.apply(beige, beige_move)
+    tally = state.tallies[-1]
+    assert tally["scores"] == [5, 5] and tally["winner"] is None
+    assert state.results == [brown, brown, None] and not state.is_over
+    assert state.scores[brown] == 2 and state.scores[beige] == 0
+    # Election 4, a temple, begun by Beige (T2); both drew P10 P9 P8 (T7). Brown's
+    # priests win it: a third win, but not three in a row.
+    assert state.election_kind == "temple" and state.to_move == (beige,)
+    for beige_move, brown_move in [
+        ("P10 citadel", "P10 temple"),
+        ("P9 citadel", "P9 temple"),
+        ("P8 citadel", "P8 temple"),
+    ]:
+        state.apply(beige, beige_move)
+        state.apply(brown, brown_move)
+    assert state.tallies[-1]["winner"] == brown
+    assert state.results == [brown, brown, None, brown] and not state.is_over
 
 
 # ---- T7 -------------------------------------------------------------------------------
