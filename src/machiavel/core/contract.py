@@ -329,6 +329,10 @@ class Game(ABC):
     # Defaults a search bot uses for this game unless told otherwise (see docs/bots.md):
     # e.g. {"rollout": "heuristic"} where the heuristic is cheap and much better than chance.
     search_hints: ClassVar[dict[str, Any]] = {}
+    # The version of the rules as this code plays them: raised whenever a change of the
+    # rules could make a stored game (its setup and actions) replay differently. Every
+    # stored game records the version it was created under (docs/server.md).
+    rules_version: ClassVar[int] = 1
 
     @property
     def options(self) -> dict[str, Any]:

@@ -26,10 +26,11 @@ from machiavel.server.schemas import (
     JoinedOut,
     JoinIn,
     LobbyOut,
+    ReadOnlyOut,
     StaleOut,
     StateOut,
 )
-from machiavel.server.service import ApiError, GameService, SeatSpec
+from machiavel.server.service import WS_READ_ONLY, ApiError, GameService, SeatSpec, Unreadable
 from machiavel.server.storage import Repository
 
 logger = logging.getLogger("machiavel.server")
@@ -37,7 +38,7 @@ logger = logging.getLogger("machiavel.server")
 MAX_BODY = 64 * 1024
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (400, 403, 404, 413, 422)
+    code: {"model": ErrorOut} for code in (400, 403, 404, 410, 413, 422)
 }
 
 Scope = MutableMapping[str, Any]
@@ -300,12 +301,13 @@ def _add_routes(app: FastAPI, service: GameService) -> None:
 
     @app.get(
         "/api/games/{game_id}",
-        response_model=StateOut,
+        response_model=StateOut | ReadOnlyOut,
         responses=ERRORS,
     )
     async def get_game(game_id: str, token: str | None = None, log_from: int = 0) -> Any:
         """The game as a seat sees it (with its token) or as a spectator (without); the
-        log from line ``log_from`` on (a client holding the log up to version N asks N)."""
+        log from line ``log_from`` on (a client holding the log up to version N asks N).
+        A stored game that no longer replays is shown read-only (``status``, ``message``)."""
         return _json_text(await service.state_text(game_id, token, log_from))
 
     @app.post(
@@ -336,6 +338,11 @@ def _add_routes(app: FastAPI, service: GameService) -> None:
         try:
             start = int(log_from) if log_from.isdigit() else 0
             live, connection = await service.connect(game_id, token, start)
+        except Unreadable as error:  # what can be shown, then closed for good
+            if error.text is not None:
+                await websocket.send_text(error.text)
+            await websocket.close(code=WS_READ_ONLY, reason=close_reason(error.detail))
+            return
         except ApiError as error:
             await websocket.close(code=4000 + error.status, reason=error.detail[:120])
             return
@@ -347,6 +354,14 @@ def _add_routes(app: FastAPI, service: GameService) -> None:
             sender.cancel()
             with suppress(asyncio.CancelledError, Exception):
                 await sender
+
+
+def close_reason(text: str) -> str:
+    """``text`` cut to what a WebSocket close frame carries (123 bytes of UTF-8)."""
+    data = text.encode("utf-8")
+    if len(data) <= 123:
+        return text
+    return data[:120].decode("utf-8", "ignore") + "..."
 
 
 async def _send_pushes(websocket: WebSocket, connection: Connection) -> None:

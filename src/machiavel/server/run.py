@@ -6,7 +6,8 @@ import gc
 import sys
 
 from machiavel.server.app import MAX_BODY, create_app
-from machiavel.server.storage import database_url
+from machiavel.server.migrations import SchemaTooNew
+from machiavel.server.storage import database_url, safe_url
 
 
 def browser_address(host: str, port: int) -> str:
@@ -21,10 +22,17 @@ def serve(host: str, port: int, database: str | None, bot_workers: int | None = 
     import uvicorn
 
     url = database_url(database)
-    app = create_app(url, bot_workers=bot_workers)
+    try:
+        app = create_app(url, bot_workers=bot_workers)  # migrates the database if needed
+    except SchemaTooNew as error:
+        print(f"machiavel: {error}", file=sys.stderr, flush=True)
+        return 1
     tune_garbage_collector()
-    print(f"machiavel: open {browser_address(host, port)}  (database: {_safe(url)})", flush=True)
+    print(f"machiavel: open {browser_address(host, port)}  (database: {safe_url(url)})", flush=True)
     print("machiavel: API documentation at /docs; Ctrl+C stops the server.", flush=True)
+    schema = app.state.service.repo.schema
+    if schema.changed:
+        print(f"machiavel: {schema.describe()}", flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=MAX_BODY)
     return 0
 
@@ -47,16 +55,6 @@ def tune_garbage_collector() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
-
-
-def _safe(url: str) -> str:
-    """The database URL without its password."""
-    scheme, sep, rest = url.partition("://")
-    if "@" in rest:
-        credentials, _, place = rest.rpartition("@")
-        user = credentials.split(":", 1)[0]
-        rest = f"{user}:***@{place}" if ":" in credentials else f"{user}@{place}"
-    return scheme + sep + rest
 
 
 if __name__ == "__main__":

@@ -78,6 +78,39 @@ class StateOut(BaseModel):
     log_fr: list[str] = Field(description="the same lines in French, line for line")
 
 
+class ReadOnlySetupOut(BaseModel):
+    players: int
+    options: dict[str, Any]
+    rules_version: int = Field(description="the version of the game's rules it was stored under")
+    seed: int | None = Field(None, description="given once the stored game was over")
+
+
+class ReadOnlyOut(BaseModel):
+    """A stored game that no longer replays: shown as far as it replays, never played."""
+
+    id: str
+    game: str
+    status: Literal["read-only"]
+    message: str = Field(description="why it no longer replays, in a sentence")
+    version: int = Field(description="the number of stored actions")
+    replayed: int = Field(description="how many of them still replay: view and log stop there")
+    view: dict[str, Any] | None = Field(description="as of the last action that replays")
+    to_move: list[int] = Field(description="always empty: nobody may act")
+    legal_actions: list[str] = Field(description="always empty")
+    is_over: bool
+    winners: list[int]
+    player: int | None
+    seats: list[SeatOut]
+    log_start: int
+    log: list[str]
+    log_fr: list[str]
+    current_rules_version: int | None = Field(description="the game's rules on this server")
+    setup: ReadOnlySetupOut
+    actions: list[tuple[int, str | None]] = Field(
+        description="the stored actions; null where this viewer may not know it"
+    )
+
+
 class JoinedOut(StateOut):
     token: str
 
@@ -98,7 +131,9 @@ class LobbyGameOut(BaseModel):
     options: dict[str, Any]
     seats: list[SeatOut]
     open_seats: list[int]
-    status: Literal["open", "running", "finished"]
+    status: Literal["open", "running", "finished", "read-only"]
+    message: str | None = Field(description="why a read-only game no longer replays")
+    rules_version: int = Field(description="the version of the game's rules it was created under")
     version: int
     is_over: bool
     created_at: str

@@ -21,10 +21,11 @@ from typing import Any
 
 from machiavel.bots import LEVELS
 from machiavel.core.contract import LANGUAGES, Game, JsonDict
-from machiavel.core.errors import CorruptState, IllegalAction, InvalidSetup, UnknownGame
+from machiavel.core.errors import IllegalAction, InvalidSetup, UnknownGame
 from machiavel.core.registry import game as registered_game
 from machiavel.core.rng import random_seed
 from machiavel.server.bots import BotJob, BotRunner, move_seed
+from machiavel.server.jsontext import dumps
 from machiavel.server.live import (
     LOG_KEYS,
     Connection,
@@ -34,6 +35,7 @@ from machiavel.server.live import (
     new_token,
     rebuild,
 )
+from machiavel.server.readonly import ReadOnlyGame, examine
 from machiavel.server.storage import (
     MAX_SEED,
     GameRecord,
@@ -55,6 +57,7 @@ MAX_TOKEN = 200
 LOBBY_STATUSES = ("active", "open", "running", "finished", "all")
 WS_SEAT_TAKEN = 4403  # close code: this connection's token no longer opens its seat
 WS_RELOAD = 1012  # close code: the game was reloaded, reconnect to catch up
+WS_READ_ONLY = 4410  # close code: the game no longer replays (read-only): do not reconnect
 
 
 class ApiError(Exception):
@@ -65,6 +68,15 @@ class ApiError(Exception):
         self.status = status
         self.detail = detail
         self.state = state
+
+
+class Unreadable(ApiError):  # noqa: N818 - it names a situation, served as such
+    """A stored game that no longer replays: it is only shown (410 to anything else)."""
+
+    def __init__(self, game: ReadOnlyGame) -> None:
+        super().__init__(410, game.message)
+        self.game = game
+        self.text: str | None = None  # what a WebSocket is sent before it is closed
 
 
 @dataclass(frozen=True)
@@ -91,6 +103,9 @@ class GameService:
         self.bots = BotRunner(self._bot_delivers, bot_executor, bot_workers, bot_params)
         self.writer = GroupWriter(repository.write_group)
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
+        # Games that no longer replay: the latest ones whole, and why for all (the lobby).
+        self._read_only: OrderedDict[str, ReadOnlyGame] = OrderedDict()
+        self._unreadable: dict[str, str] = {}
         self._load_lock = asyncio.Lock()
         self._resume: asyncio.Task[None] | None = None
 
@@ -113,39 +128,79 @@ class GameService:
         ids = await asyncio.to_thread(self.repo.unfinished_with_bots)
         for game_id in ids:
             try:
-                await self.live(game_id)  # loading schedules the bots to move
+                await self.live(game_id, resuming=True)  # loading schedules the bots to move
+            except Unreadable:
+                pass  # said in the log when it was found out
             except ApiError as error:
                 logger.error("game %s not resumed: %s", game_id, error.detail)
+            except Exception:  # one game must not keep the others' bots from resuming
+                logger.exception("game %s not resumed", game_id)
 
     # ---- loading --------------------------------------------------------------------
-    async def live(self, game_id: str) -> LiveGame:
-        """The game in memory, loaded and replayed from storage if needed (404 if none)."""
+    async def live(self, game_id: str, *, resuming: bool = False) -> LiveGame:
+        """The game in memory, loaded and replayed from storage if needed (404 if none).
+
+        A stored game that no longer replays raises ``Unreadable`` (it is then shown
+        read-only, never played), found out once and remembered.
+        """
         if not GAME_ID.fullmatch(game_id):
             raise ApiError(404, f"there is no game {game_id[:40]!r}")
         live = self._cache.get(game_id)
         if live is not None:
             self._cache.move_to_end(game_id)
             return live
+        self._raise_if_read_only(game_id)
         async with self._load_lock:
             live = self._cache.get(game_id)
             if live is not None:
                 return live
+            self._raise_if_read_only(game_id)
             loaded = await asyncio.to_thread(self.repo.load, game_id)
             if loaded is None:
                 raise ApiError(404, f"there is no game {game_id!r}")
-            record, actions = loaded
-            try:
-                spec = self.lookup(record.game)
-                live = await asyncio.to_thread(rebuild, spec, record, actions)
-            except (UnknownGame, CorruptState) as error:
-                logger.error("game %s cannot be loaded: %s", game_id, error)
-                raise ApiError(
-                    500, f"game {game_id} cannot be replayed from storage (see the server log)"
-                ) from error
+            replayed = await asyncio.to_thread(self._replay, *loaded)
+            if isinstance(replayed, ReadOnlyGame):
+                self._keep_read_only(replayed)
+                if resuming:
+                    logger.warning(
+                        "game %s is read-only, its bots are not resumed: %s",
+                        game_id,
+                        replayed.detail,
+                    )
+                else:
+                    logger.warning("game %s is read-only: %s", game_id, replayed.detail)
+                raise Unreadable(replayed)
+            live = replayed
             self._cache[game_id] = live
             self._schedule_bots(live)
             self._evict_idle()
             return live
+
+    def _replay(
+        self, record: GameRecord, actions: list[tuple[int, str]]
+    ) -> LiveGame | ReadOnlyGame:
+        """A stored game replayed under the current rules (whatever rules version it was
+        stored under: it is played on if it replays); read-only if it no longer does."""
+        try:
+            spec = self.lookup(record.game)
+        except UnknownGame as error:
+            return examine(None, record, actions, error)
+        try:
+            return rebuild(spec, record, actions)
+        except Exception as error:  # CorruptState, or an engine failing on a stored action
+            return examine(spec, record, actions, error)
+
+    def _raise_if_read_only(self, game_id: str) -> None:
+        game = self._read_only.get(game_id)
+        if game is not None:
+            self._read_only.move_to_end(game_id)
+            raise Unreadable(game)
+
+    def _keep_read_only(self, game: ReadOnlyGame) -> None:
+        self._read_only[game.id] = game
+        self._unreadable[game.id] = game.message
+        while len(self._read_only) > self.max_cached:
+            self._read_only.popitem(last=False)  # loaded again if asked for
 
     def _evict_idle(self) -> None:
         """Forget the least recently used games nobody is watching or waiting on."""
@@ -179,7 +234,7 @@ class GameService:
             live.lock.release()
 
     # ---- tokens ---------------------------------------------------------------------
-    def viewer_of(self, live: LiveGame, token: str | None) -> Viewer:
+    def viewer_of(self, live: LiveGame | ReadOnlyGame, token: str | None) -> Viewer:
         """The seat a token opens; no token is a spectator; a wrong one is refused (403)."""
         if token is None or token == "":
             return None
@@ -188,7 +243,7 @@ class GameService:
             raise ApiError(403, "this token does not open any seat of this game")
         return player
 
-    def seat_of(self, live: LiveGame, token: str | None) -> int:
+    def seat_of(self, live: LiveGame | ReadOnlyGame, token: str | None) -> int:
         if token is None or token == "":
             raise ApiError(403, "a seat token is needed to act (spectators only watch)")
         player = self.viewer_of(live, token)
@@ -254,6 +309,7 @@ class GameService:
             options=dict(state.setup.options),
             seats=tuple(records),
             listed=listed,
+            rules_version=spec.rules_version,
         )
         record = await self._store_new(record)
         live = LiveGame(record, state, [])
@@ -314,7 +370,14 @@ class GameService:
     # ---- reading --------------------------------------------------------------------
     async def state_text(self, game_id: str, token: str | None, log_from: int = 0) -> str:
         """The game as a seat (or a spectator) sees it, log lines from ``log_from`` on."""
-        live = await self.locked(game_id)
+        try:
+            live = await self.locked(game_id)
+        except Unreadable as unreadable:  # shown as far as it replays
+            game = unreadable.game
+            viewer = self.viewer_of(game, token)
+            if not 0 <= log_from <= len(game.actions):
+                raise ApiError(400, f"log_from must be from 0 to {len(game.actions)}") from None
+            return dumps(game.payload(viewer, log_from))
         try:
             viewer = self.viewer_of(live, token)
             if not 0 <= log_from <= live.state.version:
@@ -325,7 +388,11 @@ class GameService:
 
     # ---- acting: the one accept path of people and bots -----------------------------
     async def act(self, game_id: str, token: str | None, action: str, version: int) -> str:
-        live = await self.locked(game_id)
+        try:
+            live = await self.locked(game_id)
+        except Unreadable as unreadable:
+            self.seat_of(unreadable.game, token)  # a wrong token is still told so (403)
+            raise
         try:
             player = self.seat_of(live, token)
             await self._claim_on_use(live, player)
@@ -494,8 +561,15 @@ class GameService:
         self, game_id: str, token: str | None, log_from: int = 0
     ) -> tuple[LiveGame, Connection]:
         """Register a WebSocket; it gets the current state at once (a reconnect catches up:
-        its log lines from ``log_from`` on, all of them if that is not a known version)."""
-        live = await self.locked(game_id)
+        its log lines from ``log_from`` on, all of them if that is not a known version).
+
+        A read-only game raises ``Unreadable`` with the text to send before closing."""
+        try:
+            live = await self.locked(game_id)
+        except Unreadable as unreadable:
+            viewer = self.viewer_of(unreadable.game, token)
+            unreadable.text = dumps(unreadable.game.payload(viewer, log_from))
+            raise
         try:
             viewer = self.viewer_of(live, token)
             if viewer is not None:
@@ -531,6 +605,9 @@ class GameService:
             )
         open_seats = [s.player for s in record.seats if s.kind == "human" and not s.claimed]
         status = "finished" if record.is_over else "open" if open_seats else "running"
+        message = self._unreadable.get(record.id)
+        if message is not None:  # found out when loaded: no seat may be taken
+            open_seats, status = [], "read-only"
         try:
             title = self.lookup(record.game).title
         except UnknownGame:
@@ -544,6 +621,8 @@ class GameService:
             "seats": [s.public() for s in record.seats],
             "open_seats": open_seats,
             "status": status,
+            "message": message,
+            "rules_version": record.rules_version,
             "version": record.version,
             "is_over": record.is_over,
             "created_at": _iso(record.created_at),

@@ -5,6 +5,10 @@ States are never stored: they are rebuilt by replaying the actions from the setu
 action is written in one transaction together with the game's new version, guarded by
 the unique (game, number) pair and by the version the writer expected, so that a crash
 at any moment leaves either the whole action or none of it, never two copies.
+
+The tables are made and changed by migrations (``server/migrations``, Alembic), applied
+whenever a ``Repository`` opens a database; the classes below declare what the newest
+migration builds (a test checks that they agree).
 """
 
 from __future__ import annotations
@@ -32,12 +36,15 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     tuple_,
     update,
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
+
+from machiavel.server.migrations import upgrade
 
 DEFAULT_DATABASE_URL = "sqlite:///machiavel.db"
 DATABASE_ENV = "MACHIAVEL_DATABASE_URL"
@@ -56,6 +63,9 @@ class GameRow(Base):
     players: Mapped[int] = mapped_column(Integer)
     seed: Mapped[int] = mapped_column(BigInteger)
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # The version of its game's rules it was created under (Game.rules_version; migration
+    # 0002 gave the games stored before it 1).
+    rules_version: Mapped[int] = mapped_column(Integer, server_default=text("1"))
     listed: Mapped[bool] = mapped_column(Boolean, default=True)
     # Copies of what replay gives, kept so the lobby can list games without replaying them.
     version: Mapped[int] = mapped_column(Integer, default=0)
@@ -116,6 +126,7 @@ class GameRecord:
     options: dict[str, Any]
     seats: tuple[SeatRecord, ...]
     listed: bool = True
+    rules_version: int = 1  # the service records the game's current Game.rules_version
     version: int = 0
     is_over: bool = False
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
@@ -168,6 +179,16 @@ def database_url(url: str | None = None) -> str:
     return url
 
 
+def safe_url(url: str) -> str:
+    """The database URL without its password (to print or log)."""
+    scheme, sep, rest = url.partition("://")
+    if "@" in rest:
+        credentials, _, place = rest.rpartition("@")
+        user = credentials.split(":", 1)[0]
+        rest = f"{user}:***@{place}" if ":" in credentials else f"{user}@{place}"
+    return scheme + sep + rest
+
+
 def make_engine(url: str) -> Engine:
     if not url.startswith("sqlite"):
         # No ping per checkout (a round trip per action): a dropped connection fails one
@@ -207,12 +228,21 @@ def make_engine(url: str) -> Engine:
 
 
 class Repository:
-    """Every read and write of stored games. Blocking calls: run them off the event loop."""
+    """Every read and write of stored games. Blocking calls: run them off the event loop.
+
+    Opening one brings the database's schema to the newest migration (``upgrade``, the
+    result in ``schema``), or raises ``SchemaTooNew`` if a newer version of machiavel
+    upgraded it beyond what this one knows.
+    """
 
     def __init__(self, url: str | None = None) -> None:
         self.url = database_url(url)
         self.engine = make_engine(self.url)
-        Base.metadata.create_all(self.engine)
+        try:
+            self.schema = upgrade(self.engine)
+        except BaseException:
+            self.engine.dispose()
+            raise
 
     def close(self) -> None:
         self.engine.dispose()
@@ -383,6 +413,7 @@ def _insert_games(conn: Connection, records: Sequence[GameRecord]) -> None:
                 "players": r.players,
                 "seed": r.seed,
                 "options": r.options,
+                "rules_version": r.rules_version,
                 "listed": r.listed,
                 "version": r.version,
                 "is_over": r.is_over,
@@ -465,6 +496,7 @@ def _record(row: Any, seats: Sequence[Any]) -> GameRecord:
             for s in seats
         ),
         listed=bool(row.listed),
+        rules_version=row.rules_version,
         version=row.version,
         is_over=bool(row.is_over),
         created_at=_aware(row.created_at),

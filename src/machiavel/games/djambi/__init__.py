@@ -72,6 +72,9 @@ class Djambi(Game):
         ),
     )
     summary = SUMMARY
+    # 2: the D5, D8, D9 and D10 amendments (issue 12); games stored under 1 were played with
+    # inherited_turns=skip, which the server's migration 0003 records in them.
+    rules_version = 2
     # docs/bots.md: short heuristic play-outs valued by material (``estimate``) beat long
     # random ones by far (random play-outs never punish an exposed Chief).
     search_hints: ClassVar[dict[str, Any]] = {
