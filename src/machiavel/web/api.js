@@ -86,7 +86,8 @@ export function rememberName(name) {
 /**
  * A WebSocket that stays open: on a drop it reconnects with a growing delay (0.5 s, 1 s,
  * 2 s ... at most 10 s) and asks for the log from the line it already holds, so the server's
- * first push catches it up. Close codes 4403 (seat taken) and 4404 (no game) end it.
+ * first push catches it up. Close codes 4403 (seat taken), 4404 (no game) and 4410 (a stored
+ * game that no longer replays: read-only) end it.
  */
 export class Live {
   constructor(gameId, token, handlers) {
@@ -141,8 +142,9 @@ export class Live {
       if (this.socket !== socket) return;
       this.socket = null;
       if (this.stopped) return;
-      if (event.code === 4403 || event.code === 4404) {
-        this.handlers.status(event.code === 4403 ? "seat-taken" : "gone", event.reason);
+      const final = { 4403: "seat-taken", 4404: "gone", 4410: "read-only" }[event.code];
+      if (final) {
+        this.handlers.status(final, event.reason);
         return;
       }
       this.handlers.status("offline");

@@ -98,6 +98,8 @@ export class GamePage {
     if (status === "seat-taken") {
       forgetSeat(this.gameId);
       this.flash("error", t("seat_taken_elsewhere") + (reason ? ` (${reason})` : ""));
+    } else if (status === "read-only" && reason) {
+      this.flash("error", reason);
     }
     this.renderConnection();
   }

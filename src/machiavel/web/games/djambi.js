@@ -107,6 +107,15 @@ function board(ctx) {
   return svg;
 }
 
+/** An extra turn (D9), or an inherited colour's turn played by its controller (D8). */
+function turnNote(view) {
+  if (view.extra_turn) return ` (${t("djambi.extra_turn")})`;
+  if (view.turn_colour && view.turn_colour !== view.turn) {
+    return ` (${t("djambi.plays_for", { colour: t("djambi." + view.turn_colour) })})`;
+  }
+  return "";
+}
+
 function armies(ctx) {
   const view = ctx.view;
   const rows = view.colours.map((colour, p) => {
@@ -127,7 +136,7 @@ function armies(ctx) {
     );
   });
   const info = [
-    view.turn ? h("p", {}, t("djambi.turn_of", { colour: t("djambi." + view.turn) }), view.extra_turn ? ` (${t("djambi.extra_turn")})` : "") : null,
+    view.turn ? h("p", {}, t("djambi.turn_of", { colour: t("djambi." + view.turn) }), turnNote(view)) : null,
     view.in_hand ? h("p", {}, t("djambi.in_hand"), ": ", pieceName(view.in_hand)) : null,
     h("p", { class: "muted" }, t("djambi.quiet", { n: view.quiet_turns, limit: view.quiet_turn_limit })),
     view.end ? h("p", {}, t("djambi.end"), ": ", t("djambi.end." + view.end)) : null,
