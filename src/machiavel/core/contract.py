@@ -191,7 +191,8 @@ class State(ABC):
             raise ValueError(
                 f"no log in language {language!r}: the languages are {', '.join(LANGUAGES)}"
             )
-        return self._describe(player, action, viewer, language)
+        # Every spelling ``apply`` accepts reads as the canonical action it plays.
+        return self._describe(player, self.normalize_action(action), viewer, language)
 
     def resample(self, player: int, rng: Rng) -> State:
         """A state ``player`` cannot tell apart from this one, hidden things redrawn.

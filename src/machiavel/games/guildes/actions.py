@@ -19,6 +19,7 @@ Parsed actions are tuples: the verb, then numbers (guilds and players).
 
 from __future__ import annotations
 
+from machiavel.core.parsing import number_problem, read_number
 from machiavel.games.guildes.data import GUILD_ALIASES, GUILD_COUNT, GUILD_NAMES, plain
 
 KEEP = tuple(f"keep {name}" for name in GUILD_NAMES)
@@ -79,9 +80,10 @@ def guild_of(word: str) -> int:
 
 
 def player_of(word: str) -> int:
-    if not word.isdigit():
-        raise ActionError(f"{word!r} is not a player number (players are 0, 1, 2...)")
-    return int(word)
+    number = read_number(word)
+    if number is None:
+        raise ActionError(number_problem(word, "a player number") + " (players are 0, 1, 2...)")
+    return number
 
 
 def parse(action: str) -> tuple[str, tuple[int, ...]]:

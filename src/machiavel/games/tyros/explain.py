@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from machiavel.core.parsing import number_problem, read_number
 from machiavel.games.tyros.board import BOARD, CELL_COUNT, TYROS, cell_token
 from machiavel.games.tyros.cards import (
     CARD_NAMES,
@@ -98,9 +99,11 @@ def _hand_text(state: TyrosState, player: int) -> str:
 
 
 def _expand(state: TyrosState, player: int, parts: list[str]) -> str | None:
-    if len(parts) != 3 or not parts[1].isdigit() or parts[2] not in COLOURS:
+    if len(parts) != 3 or parts[2] not in COLOURS:
         return f"write {SYNTAX['expand']}"
-    tile = int(parts[1])
+    tile = read_number(parts[1])
+    if tile is None:
+        return f"{number_problem(parts[1], 'a tile number')}; write {SYNTAX['expand']}"
     tiles = state.tiles[player]
     if tile not in tiles:
         return f"you do not hold tile {tile} (your tiles: {', '.join(map(str, tiles))})"
@@ -118,7 +121,12 @@ def _under(state: TyrosState, player: int, parts: list[str]) -> str | None:
     options = state._expansion_options(player)
     if options:
         return f"you can expand, so you must (Y5): e.g. {options[0]!r}"
-    if len(parts) != 2 or not parts[1].isdigit() or int(parts[1]) not in state.tiles[player]:
+    if len(parts) != 2:
+        return f"write {SYNTAX['under']} with one of your tiles"
+    tile = read_number(parts[1])
+    if tile is None:
+        return f"{number_problem(parts[1], 'a tile number')}; write {SYNTAX['under']}"
+    if tile not in state.tiles[player]:
         return f"write {SYNTAX['under']} with one of your tiles"
     return None
 
@@ -239,9 +247,11 @@ def _bank(state: TyrosState, player: int, parts: list[str]) -> str | None:
 
 
 def _offer(state: TyrosState, player: int, parts: list[str]) -> str | None:
-    if len(parts) != 6 or parts[2] != "give" or parts[4] != "ask" or not parts[1].isdigit():
+    if len(parts) != 6 or parts[2] != "give" or parts[4] != "ask":
         return f"write {SYNTAX['offer']}"
-    target = int(parts[1])
+    target = read_number(parts[1])
+    if target is None:
+        return f"{number_problem(parts[1], 'a player number')}; write {SYNTAX['offer']}"
     if target == player or not 0 <= target < state.n:
         return f"offer to another player (0 to {state.n - 1}, not yourself)"
     if state.offers_made >= MAX_OFFERS_PER_TURN:
