@@ -30,7 +30,6 @@ import hashlib
 import json
 import os
 import random
-import signal
 import subprocess
 import sys
 import tempfile
@@ -44,7 +43,12 @@ from typing import Any, cast
 import httpx2
 
 from machiavel.core.rng import Rng
-from machiavel.server.launch import free_port, serve_command
+from machiavel.server.launch import (
+    free_port,
+    serve_command,
+    start_server_process,
+    stop_server_process,
+)
 
 GAME = "tyrus"
 READY_TIMEOUT = 60.0  # seconds for the server to answer its first request
@@ -101,20 +105,12 @@ def self_cpu() -> float:
 
 # ---- the server -------------------------------------------------------------------
 def start_server(database: str, port: int, log: Path) -> subprocess.Popen[bytes]:
-    command = serve_command(database, port)
     with log.open("wb") as out:
-        return subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        return start_server_process(serve_command(database, port), out)
 
 
 def stop_server(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is not None:
-        return
-    process.send_signal(signal.SIGINT)  # Uvicorn's graceful stop
-    try:
-        process.wait(STOP_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    stop_server_process(process, STOP_TIMEOUT)  # SIGINT, Uvicorn's graceful stop, first
 
 
 async def wait_ready(http: httpx2.AsyncClient, process: subprocess.Popen[bytes]) -> None:

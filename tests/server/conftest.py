@@ -1,4 +1,5 @@
-"""Fixtures of the server tests: a shared pool of bot workers, apps on fresh databases.
+"""Fixtures of the server tests: a shared pool of bot workers, apps on fresh databases,
+a gate that holds bot moves.
 
 PostgreSQL tests create a database of their own (machiavel_test_<random>) and drop it;
 they are skipped when no server answers on 127.0.0.1:5432, except under CI (CI set),
@@ -9,9 +10,11 @@ from __future__ import annotations
 
 import os
 import secrets
+import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import CancelledError, Executor, Future, ProcessPoolExecutor
 from contextlib import AbstractContextManager, contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +23,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
+from machiavel.core.contract import Seat
 from machiavel.server import create_app
 from machiavel.server.bots import process_pool
 
@@ -35,6 +39,61 @@ def bot_pool() -> Iterator[ProcessPoolExecutor]:
     pool = process_pool(2)
     yield pool
     pool.shutdown(wait=True, cancel_futures=True)
+
+
+class BotGate(Executor):
+    """Bot moves go on to ``inner``, except those of ``game`` (of any game if None) after
+    the first ``after`` of them: these are held, pending, until ``release()``. So a test
+    knows that a bot is still thinking, and for as long as it likes, on any machine."""
+
+    def __init__(self, inner: Executor, game: str | None = None, after: int = 0) -> None:
+        self.inner = inner
+        self.game = game
+        self.after = after
+        self.holding = threading.Event()  # set once a move is held
+        self._lock = threading.Lock()
+        self._held: list[tuple[Future[Any], Callable[..., Any], tuple[Any, ...], Any]] = []
+        self._released = False
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        seat = next((arg for arg in args if isinstance(arg, Seat)), None)
+        with self._lock:
+            if seat is not None and not self._released and self.game in (None, seat.game):
+                if self.after == 0:
+                    held: Future[Any] = Future()
+                    self._held.append((held, fn, args, kwargs))
+                    self.holding.set()
+                    return held
+                self.after -= 1
+        return self.inner.submit(fn, *args, **kwargs)
+
+    def release(self) -> None:
+        """Let the held moves go on, and every later one."""
+        with self._lock:
+            self._released = True
+            held, self._held = self._held, []
+        for waiting, fn, args, kwargs in held:
+            if waiting.set_running_or_notify_cancel():  # not cancelled meanwhile
+                self.inner.submit(fn, *args, **kwargs).add_done_callback(partial(pass_on, waiting))
+
+
+def pass_on(waiting: Future[Any], done: Future[Any]) -> None:
+    if done.cancelled():
+        waiting.set_exception(CancelledError())
+    elif (error := done.exception()) is not None:
+        waiting.set_exception(error)
+    else:
+        waiting.set_result(done.result())
+
+
+@pytest.fixture
+def bot_gate(bot_pool: ProcessPoolExecutor) -> Callable[..., BotGate]:
+    """``bot_gate(game=None, after=0)``: a ``BotGate`` in front of the shared workers."""
+
+    def gate(game: str | None = None, after: int = 0) -> BotGate:
+        return BotGate(bot_pool, game, after)
+
+    return gate
 
 
 @pytest.fixture

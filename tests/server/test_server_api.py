@@ -15,6 +15,7 @@ import machiavel
 from machiavel.core.errors import IllegalAction
 from machiavel.server.live import describe_for_all
 
+STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
 STATE_KEYS = {"version", "view", "to_move", "legal_actions", "is_over", "winners"}
 EXTRA_KEYS = {"id", "game", "player", "seats", "log_start", "log", "log_fr"}
 
@@ -51,7 +52,7 @@ def stored_actions(client: TestClient, game_id: str) -> list[tuple[int, str]]:
 
 
 def wait_for(
-    client: TestClient, game_id: str, token: str | None, done: Any, seconds: float = 20
+    client: TestClient, game_id: str, token: str | None, done: Any, seconds: float = STUCK
 ) -> dict[str, Any]:
     deadline = time.monotonic() + seconds
     while True:

@@ -21,6 +21,7 @@ from machiavel.core import registry
 from machiavel.core.contract import Game, JsonDict, Option, Setup, State
 
 Client = Callable[..., AbstractContextManager[TestClient]]
+STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
 
 
 class GuessState(State):
@@ -125,7 +126,7 @@ def wait_for(
     game_id: str,
     done: Callable[[dict[str, Any]], bool],
     token: str | None = None,
-    seconds: float = 20,
+    seconds: float = STUCK,
 ) -> dict[str, Any]:
     deadline = time.monotonic() + seconds
     while True:
@@ -218,15 +219,27 @@ def test_every_level_plays_in_worker_processes(client_on: Client, sqlite_url: st
             assert state["version"] >= 3 and state["seats"][1]["level"] == level
 
 
-def test_no_request_waits_on_a_bot(client_on: Client, sqlite_url: str) -> None:
-    slow = {"hard": {"seconds": 2.0}}
-    with client_on(sqlite_url, bot_executor=None, bot_workers=1, bot_params=slow) as client:
-        seats = [{"kind": "bot", "level": "hard"}, {"kind": "bot", "level": "hard"}]
-        game_id = create(client, "tyrus", seats)["id"]
-        time.sleep(0.3)  # a bot is thinking now
-        started = time.monotonic()
-        for _ in range(5):
-            assert client.get(f"/api/games/{game_id}").status_code == 200
-            assert client.get("/api/games").status_code == 200
-        assert time.monotonic() - started < 1.5
-        assert client.get(f"/api/games/{game_id}").json()["version"] == 0
+def test_no_request_waits_on_a_bot(client_on: Client, sqlite_url: str, bot_gate: Any) -> None:
+    """A bot's move is held for as long as the test likes: requests are answered meanwhile
+    (a request waiting on it would wait until the gate opens, and fail here)."""
+    gate = bot_gate()
+    asking = ThreadPoolExecutor(1)
+    with client_on(sqlite_url, bot_executor=gate) as client:
+        try:
+            seats = [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}]
+            game_id = create(client, "tyrus", seats)["id"]
+            assert gate.holding.wait(STUCK)  # a bot is thinking now, until the gate opens
+
+            def ask() -> int:
+                for _ in range(5):
+                    assert client.get(f"/api/games/{game_id}").status_code == 200
+                    assert client.get("/api/games").status_code == 200
+                version: int = client.get(f"/api/games/{game_id}").json()["version"]
+                return version
+
+            assert asking.submit(ask).result(timeout=STUCK) == 0  # answered, bot still held
+            gate.release()
+            wait_for(client, game_id, lambda s: s["version"] >= 1)  # then the bot moves
+        finally:
+            gate.release()  # a request stuck on the bot would end now
+            asking.shutdown()

@@ -26,6 +26,7 @@ from machiavel.core.contract import LANGUAGES, Setup, State
 from machiavel.core.rng import Rng
 
 Payload = dict[str, Any]
+STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
 SEAT_KEYS = {"player", "kind", "level", "name", "claimed"}
 LOG_KEYS = {"log": "en", "log_fr": "fr"}  # the log in each language (docs/server.md)
 
@@ -68,7 +69,7 @@ class Watcher:
         except BaseException as error:  # the socket closed: the test is done with it
             self.error = error
 
-    def until_version(self, version: int, seconds: float = 20.0) -> list[Payload]:
+    def until_version(self, version: int, seconds: float = STUCK) -> list[Payload]:
         deadline = time.monotonic() + seconds
         while not any(m["version"] == version for m in self.messages):
             assert self.error is None, f"the socket closed early: {self.error!r}"
@@ -128,10 +129,12 @@ def _drive(
     client: TestClient, game_id: str, humans: dict[int, str], rng: Rng, collector: Collector
 ) -> int:
     """People play random legal actions whenever they are to move; bots play meanwhile."""
-    deadline = time.monotonic() + 60
     known = collector.add(None, client.get(f"/api/games/{game_id}").json())
+    moved = (known["version"], time.monotonic())  # fail a game stuck, not a long one
     while not known["is_over"]:
-        assert time.monotonic() < deadline, "the game did not end in time"
+        if known["version"] != moved[0]:
+            moved = (known["version"], time.monotonic())
+        assert time.monotonic() - moved[1] < STUCK, f"stuck at version {known['version']}"
         movers = [p for p in known["to_move"] if p in humans]
         if not movers:
             time.sleep(0.002)  # bots are thinking

@@ -1,5 +1,11 @@
 """`machiavel serve` for real: Uvicorn in a process of its own, killed without warning
-while bots play, then started again: every game goes on, no action lost or doubled."""
+while a game goes on, then started again: no action lost or doubled; and nothing of a
+killed server is left running.
+
+Nothing here depends on the machine's speed: a kill happens at a moment the test
+provably knows (a game that cannot end without the test's own seat), and waits are
+for conditions, bounded only to fail a test that is truly stuck.
+"""
 
 from __future__ import annotations
 
@@ -8,53 +14,81 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx2
+import pytest
 from websockets.sync.client import connect
 
 import machiavel
 from machiavel import cli
 from machiavel.core.contract import Setup
-from machiavel.server.launch import free_port, serve_command
+from machiavel.core.rng import Rng
+from machiavel.server.bots import choose_move, process_pool
+from machiavel.server.launch import (
+    free_port,
+    serve_command,
+    start_server_process,
+    stop_server_process,
+)
 from machiavel.server.run import browser_address
 from machiavel.server.storage import Repository
 
+STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
+T = TypeVar("T")
+
+needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+
+
+def wait_until(condition: Callable[[], T | None], what: str, seconds: float = STUCK) -> T:
+    """Poll ``condition`` until it gives something; fail only if that never comes."""
+    deadline = time.monotonic() + seconds
+    while (found := condition()) is None or found is False:
+        assert time.monotonic() < deadline, f"still waiting, after {seconds} s, for {what}"
+        time.sleep(0.02)
+    return found
+
+
+@dataclass
+class Served:
+    process: subprocess.Popen[bytes]
+    base: str
+    log: Path
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
 
 @contextmanager
-def server(database: str, port: int) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    command = serve_command(database, port)
-    process = subprocess.Popen(
-        command,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
+def server(database: str, folder: Path, bot_workers: int = 1) -> Iterator[Served]:
+    """A server on a free port, answering; afterwards it and its process group are gone."""
+    port = free_port()
+    log = folder / f"server-{port}.log"
+    with log.open("wb") as output:
+        process = start_server_process(serve_command(database, port, bot_workers), output)
+    served = Served(process, f"http://127.0.0.1:{port}", log)
     try:
-        assert process.stdout is not None
-        first_line = process.stdout.readline()
-        base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 30
-        while True:
+
+        def answers() -> bool:
+            assert process.poll() is None, f"the server stopped:\n{served.output()}"
             try:
-                httpx2.get(base + "/api/games", timeout=1)
-                break
+                return httpx2.get(served.base + "/api/catalog", timeout=STUCK).status_code == 200
             except httpx2.TransportError:
-                assert process.poll() is None, process.stdout.read()
-                assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.1)
-        yield process, first_line
+                return False
+
+        wait_until(answers, "the server to answer")
+        yield served
     finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(10)
+        stop_server_process(process)
 
 
-def check_stored(database: str, game_id: str) -> list[tuple[int, str]]:
+def check_stored(database: str, game_id: str) -> tuple[list[tuple[int, str]], bool]:
+    """The stored actions (numbers 1..n, no gap or double, replayable), and whether over."""
     repository = Repository(database)
     try:
         loaded = repository.load(game_id)
@@ -63,8 +97,10 @@ def check_stored(database: str, game_id: str) -> list[tuple[int, str]]:
         assert repository.action_numbers(game_id) == list(range(1, len(actions) + 1))
         assert record.version == len(actions)
         spec = machiavel.game(record.game)
-        spec.replay(Setup(record.game, record.players, record.seed, record.options), actions)
-        return actions
+        setup = Setup(record.game, record.players, record.seed, record.options)
+        state = spec.replay(setup, actions)
+        assert state.is_over == record.is_over
+        return actions, state.is_over
     finally:
         repository.close()
 
@@ -76,33 +112,218 @@ def test_the_serve_command_and_the_address_it_prints() -> None:
     assert browser_address("::1", 80) == "http://[::1]:80/"
 
 
+class Ada:
+    """The test's own seat (player 0) in a Tyrus duel against a bot: the game cannot end
+    without her 27 moves, so it provably goes on as long as she has not made them all."""
+
+    def __init__(self, game_id: str, token: str) -> None:
+        self.game_id = game_id
+        self.token = token
+        self.rng = Rng(11)
+        self.accepted: list[tuple[int, str]] = []  # (version played at, action), answered 200
+        self.seen = 0  # the highest version an answer showed her
+
+    def state(self, client: httpx2.Client) -> dict[str, Any]:
+        answer = client.get(f"/api/games/{self.game_id}", params={"token": self.token})
+        assert answer.status_code == 200, answer.text
+        state: dict[str, Any] = answer.json()
+        self.seen = max(self.seen, state["version"])
+        return state
+
+    def my_turn(self, client: httpx2.Client) -> dict[str, Any]:
+        """Her next turn (the bot moving meanwhile), or the end of the game."""
+
+        def ready() -> dict[str, Any] | None:
+            state = self.state(client)
+            return state if 0 in state["to_move"] or state["is_over"] else None
+
+        return wait_until(ready, "Ada's turn")
+
+    def play(self, client: httpx2.Client, moves: int) -> None:
+        """Play ``moves`` moves, or up to the end; each answer comes once it is stored."""
+        for _ in range(moves):
+            state = self.my_turn(client)
+            if state["is_over"]:
+                return
+            action = self.rng.choice(state["legal_actions"])
+            body = {"token": self.token, "action": action, "version": state["version"]}
+            answer = client.post(f"/api/games/{self.game_id}/actions", json=body)
+            assert answer.status_code == 200, answer.text
+            self.accepted.append((state["version"], action))
+            self.seen = max(self.seen, answer.json()["version"])
+
+    def retry_last(self, client: httpx2.Client) -> None:
+        """Her last move again, as if its answer had been lost: accepted, not played again."""
+        version, action = self.accepted[-1]
+        body = {"token": self.token, "action": action, "version": version}
+        answer = client.post(f"/api/games/{self.game_id}/actions", json=body)
+        assert answer.status_code == 200, answer.text
+
+
 def test_a_killed_server_loses_nothing_and_doubles_nothing(tmp_path: Path) -> None:
+    """Killed three times in one game: just after Ada's move was stored (her rival about
+    to think, or thinking, or storing its answer), on her turn, and just after her move
+    again. Four bots play a game of their own meanwhile, which a kill may cut anywhere
+    (or not at all, on a fast machine: it is checked the same way)."""
     database = f"sqlite:///{tmp_path / 'served.db'}"
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    with server(database, port) as (process, first_line):
-        assert f"open http://127.0.0.1:{port}/" in first_line
-        with httpx2.Client(base_url=base, timeout=10) as client:
-            body: dict[str, Any] = {
-                "game": "djambi",
-                "seed": 4,
-                "seats": [{"kind": "bot", "level": "easy"}] * 4,
-            }
-            game_id = client.post("/api/games", json=body).json()["id"]
-            with connect(f"ws://127.0.0.1:{port}/api/games/{game_id}/ws", open_timeout=10) as ws:
-                versions = [json.loads(ws.recv(timeout=10))["version"] for _ in range(3)]
-            assert versions == sorted(versions) and versions[-1] >= 2
-            assert client.get("/").status_code == 200
-        time.sleep(0.3)
-        process.send_signal(signal.SIGKILL)  # no shutdown at all, bots in the middle of moves
-        process.wait(10)
-    before = check_stored(database, game_id)
-    assert before, "the bots had played before the kill"
-    with server(database, port) as _, httpx2.Client(base_url=base, timeout=10) as client:
-        deadline = time.monotonic() + 60
-        while not (state := client.get(f"/api/games/{game_id}").json())["is_over"]:
-            assert time.monotonic() < deadline, "the bots did not resume"
-            time.sleep(0.05)
-        assert state["version"] > len(before)
-    after = check_stored(database, game_id)
-    assert after[: len(before)] == before and len(after) == state["version"]
+    duel = {
+        "game": "tyrus",
+        "seed": 4,
+        "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}],
+    }
+    crowd = {"game": "djambi", "seed": 4, "seats": [{"kind": "bot", "level": "easy"}] * 4}
+    ada: Ada | None = None
+    crowd_id = ""
+    stored: dict[str, list[tuple[int, str]]] = {}
+    for moment in ("after her move", "on her turn", "after her move"):
+        with server(database, tmp_path) as served:
+            with httpx2.Client(base_url=served.base, timeout=STUCK) as client:
+                if ada is None:  # the first server: the games begin
+                    assert f"open {served.base}/" in served.output()
+                    assert client.get("/").status_code == 200
+                    created = client.post("/api/games", json=duel).json()
+                    ada = Ada(created["id"], created["seats"][0]["token"])
+                    crowd_id = client.post("/api/games", json=crowd).json()["id"]
+                    stored = {ada.game_id: [], crowd_id: []}
+                else:
+                    ada.retry_last(client)
+                ada.play(client, 2)
+                if moment == "on her turn":
+                    state = ada.my_turn(client)
+                    socket = served.base.replace("http", "ws") + f"/api/games/{ada.game_id}/ws"
+                    with connect(socket, open_timeout=STUCK) as spectator:
+                        assert json.loads(spectator.recv(STUCK))["version"] == state["version"]
+            served.process.send_signal(signal.SIGKILL)  # no shutdown at all
+            served.process.wait()
+        for game_id, before in stored.items():
+            actions, over = check_stored(database, game_id)
+            assert actions[: len(before)] == before, "an action stored earlier was lost"
+            stored[game_id] = actions
+        assert not check_stored(database, ada.game_id)[1], "the duel went on at the kill"
+        duel_actions = stored[ada.game_id]
+        assert len(duel_actions) >= ada.seen, "an action answered or shown was not stored"
+        assert [a for p, a in duel_actions if p == 0] == [a for _, a in ada.accepted]
+        assert all(duel_actions[version] == (0, a) for version, a in ada.accepted)
+    assert ada is not None
+    with (
+        server(database, tmp_path) as served,
+        httpx2.Client(base_url=served.base, timeout=STUCK) as client,
+    ):
+        ada.play(client, 27)
+
+        def crowd_over() -> bool:
+            state: dict[str, Any] = client.get(f"/api/games/{crowd_id}").json()
+            return bool(state["is_over"])
+
+        wait_until(crowd_over, "the bots' game to end (it resumes by itself)")
+    for game_id, before in stored.items():
+        actions, over = check_stored(database, game_id)
+        assert over and actions[: len(before)] == before
+        stored[game_id] = actions
+    assert [a for p, a in stored[ada.game_id] if p == 0] == [a for _, a in ada.accepted]
+    assert len(ada.accepted) == 27
+
+
+@dataclass(frozen=True)
+class Process:
+    pid: int
+    parent: int
+    group: int
+    start: str  # in clock ticks since boot: tells a process from a later one of the same pid
+    state: str
+
+
+def processes() -> dict[int, Process]:
+    """Every process of the machine, from /proc."""
+    found: dict[int, Process] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (process := read_process(int(entry.name))) is not None:
+            found[process.pid] = process
+    return found
+
+
+def read_process(pid: int) -> Process | None:
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2 :].split()  # after the name, which may hold spaces
+    return Process(pid, int(fields[1]), int(fields[2]), fields[19], fields[0])
+
+
+def descendants(root: int) -> dict[int, Process]:
+    every = processes()
+    found: dict[int, Process] = {}
+    frontier = [root]
+    while frontier:
+        parent = frontier.pop()
+        children = [p for p in every.values() if p.parent == parent]
+        found.update((p.pid, p) for p in children)
+        frontier += [p.pid for p in children]
+    return found
+
+
+def running(known: dict[int, Process]) -> list[int]:
+    """Those of ``known`` still running: a zombie has ended (whoever adopted it may never
+    reap it)."""
+    now = {pid: read_process(pid) for pid in known}
+    return [
+        pid
+        for pid, process in now.items()
+        if process is not None and process.start == known[pid].start and process.state not in "ZX"
+    ]
+
+
+def group_running(group: int) -> list[int]:
+    return [p.pid for p in processes().values() if p.group == group and p.state not in "ZX"]
+
+
+@needs_proc
+def test_a_killed_server_leaves_no_process_behind(tmp_path: Path) -> None:
+    """Expert bots are thinking, each search on processes of its own: server, forkserver,
+    bot workers, search processes. Only the server is killed; all the rest must end."""
+    database = f"sqlite:///{tmp_path / 'served.db'}"
+    with server(database, tmp_path, bot_workers=2) as served:
+        seats = [{"kind": "bot", "level": "expert"}] * 2
+        httpx2.post(served.base + "/api/games", json={"game": "tyrus", "seats": seats})
+        pid = served.process.pid
+
+        def searching() -> dict[int, Process] | None:
+            tree = descendants(pid)
+            deep = [p for p in tree.values() if p.parent in tree and tree[p.parent].parent in tree]
+            return tree if deep else None
+
+        tree = wait_until(searching, "a bot's search to run in processes of its own")
+        served.process.send_signal(signal.SIGKILL)
+        served.process.wait()
+        wait_until(lambda: not running(tree), "the server's processes to end")
+        wait_until(lambda: not group_running(pid), "every process the server started to end")
+
+
+@needs_proc
+def test_a_killed_bot_worker_takes_its_search_processes_along() -> None:
+    """An expert's search runs on processes its worker forks; a worker killed outright
+    cannot end them: they must end by themselves."""
+    pool = process_pool(1)
+    worker = pool.submit(os.getpid).result(timeout=STUCK)
+    known = read_process(worker)
+    assert known is not None
+    searchers: dict[int, Process] = {}
+    try:
+        state = machiavel.game("tyrus").new(2, seed=3)
+        seat = state.seat(state.to_move[0])
+        endless = {"seconds": None, "iterations": 10**12, "jobs": 2}
+        thinking: Future[str] = pool.submit(choose_move, "expert", 1, seat, endless)
+
+        def searching() -> dict[int, Process] | None:
+            tree = descendants(worker)
+            return tree if len(tree) >= 2 else None
+
+        searchers = wait_until(searching, "the search processes to start")
+        os.kill(worker, signal.SIGKILL)
+        wait_until(lambda: not running(searchers), "the search processes to end")
+        assert thinking.exception(timeout=STUCK) is not None  # the pool saw its worker die
+    finally:  # after a failure, nothing may go on searching for ever
+        for pid in running({worker: known, **searchers, **descendants(worker)}):
+            os.kill(pid, signal.SIGKILL)
+        pool.shutdown(wait=True, cancel_futures=True)

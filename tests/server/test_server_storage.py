@@ -24,6 +24,7 @@ from machiavel.server.storage import (
 )
 
 Client = Callable[..., AbstractContextManager[TestClient]]  # the client_on fixture
+STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
 
 
 def create(client: TestClient, game: str, seats: list[dict[str, Any]], seed: int) -> dict[str, Any]:
@@ -44,7 +45,7 @@ def play_until(
     client: TestClient, game_id: str, token: str, player: int, until: Any
 ) -> dict[str, Any]:
     """Play the human seat's first legal action whenever it is to move, bots doing the rest."""
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + STUCK
     while True:
         state = state_of(client, game_id, token)
         if until(state):
@@ -78,17 +79,19 @@ def check_stored(repository: Repository, game_id: str) -> tuple[GameRecord, list
 
 
 def test_games_go_on_after_a_restart_bots_included(
-    client_on: Client, any_database_url: str
+    client_on: Client, any_database_url: str, bot_gate: Any
 ) -> None:
     human_seats = [{"kind": "human"}, {"kind": "bot", "level": "medium"}]
-    with client_on(any_database_url) as first:
+    gate = bot_gate(game="djambi", after=6)  # its seventh move is held: it is thinking
+    with client_on(any_database_url, bot_executor=gate) as first:
         duel = create(first, "tyrus", human_seats, seed=21)
         token = duel["seats"][0]["token"]
         bots_only = create(first, "djambi", [{"kind": "bot", "level": "easy"}] * 4, seed=8)
         before = play_until(first, duel["id"], token, 0, lambda s: s["version"] >= 10)
+        assert gate.holding.wait(STUCK)
         seen = state_of(first, bots_only["id"])
-        assert not seen["is_over"]
-    # The first app is gone, its bots stopped wherever they were.
+        assert seen["version"] == 6 and not seen["is_over"]
+    # The first app is gone, its bots stopped wherever they were (one of them thinking).
     repository = Repository(any_database_url)
     try:
         _, duel_actions = check_stored(repository, duel["id"])
@@ -103,7 +106,7 @@ def test_games_go_on_after_a_restart_bots_included(
         assert again["log"][: len(before["log"])] == before["log"]
         end = play_until(second, duel["id"], token, 0, lambda s: s["is_over"])
         assert end["winners"]
-        deadline = time.monotonic() + 40
+        deadline = time.monotonic() + STUCK
         while not state_of(second, bots_only["id"])["is_over"]:  # resumed by itself
             assert time.monotonic() < deadline, "the bots did not resume"
             time.sleep(0.02)

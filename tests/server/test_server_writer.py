@@ -30,6 +30,7 @@ from machiavel.server.storage import (
 from machiavel.server.writer import GroupWriter, WriteFailed
 
 Client = Callable[..., AbstractContextManager[TestClient]]  # the client_on fixture
+STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
 
 
 def record(game_id: str) -> GameRecord:
@@ -133,7 +134,7 @@ class SlowStore:
     def __call__(self, writes: Sequence[Write]) -> list[Exception | None]:
         self.groups.append(list(writes))
         self.started.set()
-        self.release.wait(10)
+        assert self.release.wait(STUCK), "the test never let the commit end"
         if self.fail:
             raise RuntimeError("the database went away")
         return [None] * len(writes)
@@ -149,9 +150,9 @@ def test_writes_that_arrive_during_a_commit_share_the_next_one() -> None:
     async def scenario() -> None:
         writer = GroupWriter(store)
         first = asyncio.create_task(writer.write(actions(1)[0]))
-        await asyncio.to_thread(store.started.wait, 10)
+        assert await asyncio.to_thread(store.started.wait, STUCK)
         later = [asyncio.create_task(writer.write(a)) for a in actions(5, number=2)]
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0)  # one turn of the loop: the later writes are queued
         assert not first.done()  # not acknowledged before its commit
         store.release.set()
         await asyncio.gather(first, *later)
@@ -228,7 +229,7 @@ def test_an_action_whose_commit_fails_is_neither_acknowledged_nor_pushed(
         assert service.repo.action_numbers(game_id) == [1]
 
 
-def next_message(ws: WebSocketTestSession, seconds: float = 15.0) -> MutableMapping[str, Any]:
+def next_message(ws: WebSocketTestSession, seconds: float = STUCK) -> MutableMapping[str, Any]:
     """The next message of a test socket, failing (not hanging) if none comes in time."""
     box: list[MutableMapping[str, Any]] = []
     reader = threading.Thread(target=lambda: box.append(ws.receive()), daemon=True)

@@ -12,8 +12,10 @@ from starlette.websockets import WebSocketDisconnect
 
 import machiavel
 
+STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
 
-def receive(ws: WebSocketTestSession, seconds: float = 15.0) -> dict[str, Any]:
+
+def receive(ws: WebSocketTestSession, seconds: float = STUCK) -> dict[str, Any]:
     """The next message, failing (not hanging) if none comes in time."""
     box: list[Any] = []
 

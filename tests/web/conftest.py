@@ -1,6 +1,9 @@
 """Browser tests: the real server in a process of its own (a temporary SQLite database, a
 free localhost port) and Debian's Chromium driven by Playwright.
 
+Nothing here depends on the machine's speed: tests wait for what the page shows, with
+bounds (STUCK) that only a stuck test reaches.
+
 Chromium comes from the system (`scripts/ensure-chromium.sh` installs it); Playwright's own
 browser downloads are never used. Without /usr/bin/chromium these tests are skipped, except
 under CI (CI set), where that is a failure. Screenshots go to artifacts/screenshots/.
@@ -32,7 +35,12 @@ from playwright.sync_api import (
 )
 from playwright.sync_api import Error as PlaywrightError
 
-from machiavel.server.launch import free_port, serve_command
+from machiavel.server.launch import (
+    free_port,
+    serve_command,
+    start_server_process,
+    stop_server_process,
+)
 
 CHROMIUM = os.environ.get("MACHIAVEL_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -49,6 +57,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 390, "height": 844}
+STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
+PAGE_WAIT_MS = 60_000  # Playwright's bound on each wait (a page load, a bot's move, a push)
 
 
 @dataclass
@@ -64,7 +74,7 @@ class Server:
         request = urllib.request.Request(self.base + path, data=data, method=method)
         request.add_header("content-type", "application/json")
         try:
-            with urllib.request.urlopen(request, timeout=30) as answer:
+            with urllib.request.urlopen(request, timeout=STUCK) as answer:
                 return answer.status, json.loads(answer.read())
         except urllib.error.HTTPError as error:
             return error.code, json.loads(error.read() or b"{}")
@@ -93,14 +103,9 @@ class Server:
 def start_server(database: Path, port: int, log: Path) -> Server:
     command = serve_command(f"sqlite:///{database}", port, bot_workers=2)
     with log.open("ab") as out:
-        process = subprocess.Popen(
-            command,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
+        process = start_server_process(command, out)
     server = Server(f"http://127.0.0.1:{port}", process, log)
-    deadline = time.monotonic() + 40
+    deadline = time.monotonic() + STUCK
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"the server stopped at once:\n{log.read_text()}")
@@ -116,12 +121,7 @@ def start_server(database: Path, port: int, log: Path) -> Server:
 
 
 def stop_server(server: Server) -> None:
-    server.process.terminate()
-    try:
-        server.process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        server.process.kill()
-        server.process.wait()
+    stop_server_process(server.process)  # its bot workers too, whatever happens
 
 
 @pytest.fixture(scope="session")
@@ -173,7 +173,7 @@ def open_page(browser: Browser) -> Iterator[Callable[..., Watched]]:
 
     def opener(viewport: ViewportSize | None = None, locale: str = "en-GB") -> Watched:
         context = browser.new_context(viewport=viewport or DESKTOP, locale=locale)
-        context.set_default_timeout(15000)
+        context.set_default_timeout(PAGE_WAIT_MS)
         contexts.append(context)
         page = context.new_page()
         entry = Watched(page)
@@ -189,14 +189,24 @@ def open_page(browser: Browser) -> Iterator[Callable[..., Watched]]:
     assert not problems, problems
 
 
+def settled(page: Page) -> None:
+    """Wait until the page's animations (the step-by-step reveals) are over and its latest
+    layout is drawn: a picture then shows what a person would see."""
+    page.wait_for_function("document.getAnimations().every((a) => a.playState !== 'running')")
+    page.evaluate(
+        "new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn)))"
+    )
+
+
 def take_screenshot(page: Page, name: str, *, phone_too: bool = False) -> None:
     """Save the page (whole length) under artifacts/screenshots/, and at phone width."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    settled(page)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
     if phone_too:
         before = page.viewport_size
         page.set_viewport_size(PHONE)
-        page.wait_for_timeout(100)
+        settled(page)
         page.screenshot(path=str(SCREENSHOTS / f"{name}-phone.png"), full_page=True)
         if before is not None:
             page.set_viewport_size(before)
@@ -240,12 +250,16 @@ def play_by_clicking(
     *,
     seed: int,
     prefer: Callable[[Page], str | None] | None = None,
-    max_seconds: float = 120,
+    max_clicks: int = 3000,
     on_click: Callable[[int], None] | None = None,
 ) -> int:
     """Click random highlighted choices whenever it is this seat's turn, until the end
     screen; the number of clicks. Every action the page sends must be accepted (a 409,
-    the game having moved on meanwhile, is allowed: the page then refreshes)."""
+    the game having moved on meanwhile, is allowed: the page then refreshes).
+
+    However long the game takes, it fails only if it is stuck: no turn or choice shown
+    for PAGE_WAIT_MS, no click going through for STUCK seconds, or more than
+    ``max_clicks`` clicks (a game that never ends)."""
     rng = random.Random(seed)
     refused: list[str] = []
 
@@ -255,19 +269,19 @@ def play_by_clicking(
 
     page.on("response", watch)
     clicks = 0
-    deadline = time.monotonic() + max_seconds
+    last_click = time.monotonic()
     try:
         while True:
-            assert time.monotonic() < deadline, f"the game did not end in {max_seconds} s"
-            page.wait_for_function(
-                "['mine', 'over'].includes(document.body.dataset.turn)", timeout=30000
-            )
+            page.wait_for_function("['mine', 'over'].includes(document.body.dataset.turn)")
             if page.evaluate("document.body.dataset.turn") == "over":
                 break
             choices = page.locator(".choosable:not([disabled])")
             count = choices.count()
             if count == 0:  # a choice is being sent, or the page is between two states
-                page.wait_for_timeout(30)
+                page.wait_for_function(
+                    "document.body.dataset.turn !== 'mine'"
+                    " || document.querySelector('.choosable:not([disabled])') !== null"
+                )
                 continue
             preferred = prefer(page) if prefer else None
             target = (
@@ -276,8 +290,11 @@ def play_by_clicking(
             try:
                 target.click(timeout=2000)
             except PlaywrightError:  # the page redrew under the pointer: look again
+                assert time.monotonic() - last_click < STUCK, "no click goes through"
                 continue
             clicks += 1
+            last_click = time.monotonic()
+            assert clicks <= max_clicks, f"the game did not end in {max_clicks} clicks"
             assert not refused, refused
             if on_click:
                 on_click(clicks)

@@ -73,9 +73,8 @@ def test_a_person_plays_a_whole_game_against_bots(
             screenshot(page, f"{game}-playing", phone_too=True)
 
     prefer = tyros_prefers_passing(7) if game == "tyros" else None
-    clicks = play_until_over(page, seed=7, prefer=prefer, on_click=shots, max_seconds=150)
-    page.wait_for_timeout(600)  # let the step-by-step reveals finish for the picture
-    screenshot(page, f"{game}-end", phone_too=True)
+    clicks = play_until_over(page, seed=7, prefer=prefer, on_click=shots)
+    screenshot(page, f"{game}-end", phone_too=True)  # once the step-by-step reveals are over
 
     state = server.state(game_id)
     assert state["is_over"]

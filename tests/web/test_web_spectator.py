@@ -6,6 +6,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from playwright.sync_api import Page
+
 import machiavel
 
 TILE = re.compile(r"\b[SMP](?:10|[1-9])\b")
@@ -35,6 +37,13 @@ def play_some(server: Any, game_id: str, tokens: list[str], count: int) -> list[
         server.act(game_id, tokens[player], action, seat["version"])
         played.append((player, action))
     return played
+
+
+def shows_everything_played(page: Page, version: int) -> None:
+    """Wait until the page shows the game at ``version``, its socket live (nothing more
+    is coming that could show something else)."""
+    page.wait_for_selector(f'.game-page[data-version="{version}"]')
+    page.wait_for_selector('#connection[data-status="live"]')
 
 
 def test_tyrus_pages_show_no_hidden_tile(server: Any, open_page: Callable[..., Any]) -> None:
@@ -71,7 +80,7 @@ def test_tyrus_pages_show_no_hidden_tile(server: Any, open_page: Callable[..., A
     page = open_page().page
     page.goto(f"{server.base}/#/game/{game_id}?spectate=1")
     page.wait_for_selector(".tyrus-board")
-    page.wait_for_timeout(300)
+    shows_everything_played(page, len(played))
     shown = set(TILE.findall(page.evaluate(PAGE_TEXTS)))
     assert shown, "the tally's tiles are on the page (the search works)"
     assert shown <= revealed, f"the spectator page shows hidden tiles: {shown - revealed}"
@@ -84,7 +93,7 @@ def test_tyrus_pages_show_no_hidden_tile(server: Any, open_page: Callable[..., A
     seat_page = open_page().page
     seat_page.goto(f"{server.base}/#/game/{game_id}?token={tokens[0]}")
     seat_page.wait_for_selector(".tyrus-board")
-    seat_page.wait_for_timeout(300)
+    shows_everything_played(seat_page, len(played))
     shown_to_ada = set(TILE.findall(seat_page.evaluate(PAGE_TEXTS)))
     assert set(views[0]["hand"]) <= shown_to_ada
     assert not shown_to_ada & bos_secrets

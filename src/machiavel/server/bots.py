@@ -9,13 +9,18 @@ version, so a bot's choices do not depend on when the server was restarted.
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import logging
 import multiprocessing
 import os
+import signal
+import sys
+import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 from machiavel.bots import bot
@@ -54,10 +59,55 @@ def default_workers() -> int:
 
 
 def process_pool(workers: int) -> ProcessPoolExecutor:
-    """Workers forked from a clean server process (no threads of ours are inherited)."""
+    """Workers forked from a clean server process (no threads of ours are inherited),
+    each ending with the server however it ends."""
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["machiavel.bots", "machiavel.server.bots"])
-    return ProcessPoolExecutor(workers, mp_context=context)
+    return ProcessPoolExecutor(workers, mp_context=context, initializer=end_with_server)
+
+
+def end_with_server() -> None:
+    """Run first in each bot worker: it, and the processes it starts, end with the server.
+
+    A server killed outright (SIGKILL, out of memory) shuts nothing down, and nothing else
+    would tell its workers: each holds the write end of its own job queue, and the write
+    end of the forkserver's liveness pipe, so the forkserver (their parent) waits for them
+    while they wait for jobs, for ever. The worker's parent sentinel is a pipe whose write
+    end only the server holds: it reads as closed once the server is gone.
+    """
+    server = multiprocessing.parent_process()
+    if server is not None:
+        watcher = threading.Thread(
+            target=_exit_with, args=(server,), name="end-with-server", daemon=True
+        )
+        watcher.start()
+    if sys.platform == "linux":  # a search's own pool: its processes die with this worker
+        os.register_at_fork(before=_note_forking_process, after_in_child=_die_with_parent)
+
+
+def _exit_with(server: BaseProcess) -> None:
+    server.join()  # returns once the server is gone
+    try:
+        for child in multiprocessing.active_children():  # an ISMCTS search's processes
+            child.kill()
+    finally:
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+_forking_pid = 0
+
+
+def _note_forking_process() -> None:
+    global _forking_pid
+    _forking_pid = os.getpid()
+
+
+def _die_with_parent() -> None:
+    """In a process forked by a bot worker: be killed when the worker dies, even by SIGKILL."""
+    ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != _forking_pid:  # the worker died before the call above
+        os._exit(1)
 
 
 @dataclass(eq=False)

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import socket
+import subprocess
 import sys
+from typing import IO
 
 
 def free_port() -> int:
@@ -28,3 +33,31 @@ def serve_command(database: str, port: int, bot_workers: int = 1) -> list[str]:
         "--bot-workers",
         str(bot_workers),
     ]
+
+
+def start_server_process(command: list[str], output: IO[bytes] | int) -> subprocess.Popen[bytes]:
+    """Start a server in a process group of its own (its bot workers join it), so that
+    ``stop_server_process`` can end it whole; its output and errors go to ``output``."""
+    return subprocess.Popen(
+        command,
+        stdout=output,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        start_new_session=True,
+    )
+
+
+def stop_server_process(process: subprocess.Popen[bytes], grace: float = 30.0) -> None:
+    """Stop a server started by ``start_server_process``: SIGINT (Uvicorn's graceful stop),
+    SIGKILL if it is still there after ``grace`` seconds; then kill whatever is left in
+    its process group (bot workers end with their server anyway: this is for a server
+    that could not end them, or a test that failed half-way)."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(grace)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    with contextlib.suppress(ProcessLookupError):  # nothing left in the group
+        os.killpg(process.pid, signal.SIGKILL)  # the group is named after the server
