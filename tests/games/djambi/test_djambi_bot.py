@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -127,10 +126,9 @@ def test_it_is_deterministic_given_its_seed() -> None:
     assert logs[0] == logs[1] and len(logs[0]) > 20
 
 
-def test_it_is_quick_and_beats_random_bots() -> None:
+def test_it_beats_random_bots() -> None:
+    """Its speed is measured by benchmarks/bot_speed.py, never by a test."""
     wins = 0.0
-    decisions = 0
-    thinking = 0.0
     games = 8
     for game in range(games):
         seat = game % 4
@@ -139,16 +137,10 @@ def test_it_is_quick_and_beats_random_bots() -> None:
         bots[seat] = machiavel.bot("heuristic", seed=game)
         while not state.is_over:
             player = state.to_move[0]
-            before = time.perf_counter()
-            action = bots[player].choose(state.seat(player))
-            if player == seat:
-                thinking += time.perf_counter() - before
-                decisions += 1
-            state.apply(player, action)
+            state.apply(player, bots[player].choose(state.seat(player)))
         if seat in state.winners:
             wins += 1 / len(state.winners)
     assert wins >= games / 2  # random seats would win a quarter
-    assert thinking / decisions < 0.01  # well under the 50 ms budget (about 0.4 ms here)
 
 
 def test_ranked_orders_every_legal_action_from_the_bots_own_choice() -> None:
