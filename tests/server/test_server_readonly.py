@@ -26,6 +26,8 @@ from machiavel.server.live import hash_token
 from machiavel.server.service import WS_READ_ONLY
 from machiavel.server.storage import ActionRow, GameRow, Repository, SeatRow
 
+STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
+
 Client = Callable[..., AbstractContextManager[TestClient]]  # the client_on fixture
 TYRUS = machiavel.game("tyrus")
 DJAMBI = machiavel.game("djambi")
@@ -137,7 +139,7 @@ def test_games_that_no_longer_replay_are_shown_read_only(
     caplog.set_level(logging.WARNING, logger="machiavel.server")
     with client_on(stored_games) as client:
         # The server started, and resumed the bots of the game that replays.
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + STUCK  # only a stuck test gets there
         while get(client, "healthy")["version"] < 2:
             assert time.monotonic() < deadline, "the bots of the healthy game did not resume"
             time.sleep(0.02)
