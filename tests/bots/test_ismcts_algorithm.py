@@ -22,6 +22,7 @@ from machiavel.bots.base import Bot, RankingBot
 from machiavel.bots.ismcts import IsmctsBot, Node
 from machiavel.core import registry
 from machiavel.core.contract import Game, JsonDict, Option, Seat, Setup, State
+from machiavel.core.fields import LIST, SHARED, StateFields
 from machiavel.core.rng import Rng
 
 
@@ -43,6 +44,7 @@ class TinyState(State):
     players; no move reveals it, so a resample just draws it again for the others.
     """
 
+    fields = StateFields(deal=SHARED, moves=LIST)
     deals: ClassVar[int] = 1
     informed: ClassVar[tuple[int, ...]] = ()
 
@@ -84,14 +86,6 @@ class TinyState(State):
     def winners(self) -> tuple[int, ...]:
         step = self.step()
         return step.winners if isinstance(step, Won) else ()
-
-    def _snapshot(self) -> JsonDict:
-        return {"deal": self.deal, "moves": list(self.moves)}
-
-    def _copy_into(self, other: State) -> None:
-        assert isinstance(other, TinyState)
-        other.deal = self.deal
-        other.moves = list(self.moves)
 
     def resample(self, player: int, rng: Rng) -> State:
         self._check_player(player)

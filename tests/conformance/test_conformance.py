@@ -140,6 +140,24 @@ def test_mid_game_contract(game_id: str, players: int, seed: int, fraction: floa
     assert seat.legal_actions() == state.legal_actions(mover)
 
 
+@pytest.mark.parametrize(("game_id", "players"), SETUPS)
+@settings(max_examples=5)
+@given(seed=seeds, fraction=st.floats(0, 1))
+def test_every_state_field_is_declared_once(
+    game_id: str, players: int, seed: int, fraction: float
+) -> None:
+    """``clone`` and ``to_json`` are derived from the game's one declaration of its fields
+    (core/fields.py): an attribute set anywhere but declared nowhere would be shared by
+    clones and left out of saves."""
+    spec = machiavel.game(game_id)
+    state = _play_partly(spec, players, seed, fraction)
+    declared = set(type(state).fields) | State.BASE_FIELDS
+    worlds = [state.clone(), *(state.resample(p, Rng(seed)) for p in range(players))]
+    for each in [state, *worlds]:
+        assert set(vars(each)) == declared, set(vars(each)) ^ declared
+    assert state.clone().to_json() == state.to_json()
+
+
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_corrupt_saves_are_refused(game_id: str) -> None:
     spec = machiavel.game(game_id)

@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 import machiavel
 from machiavel.core import registry
 from machiavel.core.contract import Game, JsonDict, Option, Setup, State
+from machiavel.core.fields import DICT, ROWS, StateFields
 
 Client = Callable[..., AbstractContextManager[TestClient]]
 STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
@@ -26,6 +27,8 @@ STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
 
 class GuessState(State):
     """Each round every player picks 1-3 at once; a pick is hidden until all have picked."""
+
+    fields = StateFields(rounds=ROWS, picks=DICT)  # picks: player -> pick
 
     def __init__(self, game: Game, setup: Setup) -> None:
         super().__init__(game, setup)
@@ -71,14 +74,6 @@ class GuessState(State):
             return ()
         best = max(self.scores)
         return tuple(p for p, s in enumerate(self.scores) if s == best)
-
-    def _snapshot(self) -> JsonDict:
-        return {"rounds": self.rounds, "picks": self.picks}
-
-    def _copy_into(self, other: State) -> None:
-        assert isinstance(other, GuessState)
-        other.rounds = [list(r) for r in self.rounds]
-        other.picks = dict(self.picks)
 
 
 class Guess(Game):

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from machiavel.core.errors import CorruptState, IllegalAction, InvalidSetup
+from machiavel.core.fields import StateFields
 from machiavel.core.rng import Rng, random_seed
 
 if TYPE_CHECKING:
@@ -108,6 +109,14 @@ class Seat:
 class State(ABC):
     """A position of a game, with its setup and history. Mutated only through ``apply``."""
 
+    # Each game declares its state's own fields once, with how ``clone`` copies each and
+    # whether ``to_json`` saves it (core/fields.py); every attribute set outside this class
+    # must be declared there (the conformance suite checks it).
+    fields: ClassVar[StateFields]
+    BASE_FIELDS: ClassVar[frozenset[str]] = frozenset(
+        {"game", "setup", "history", "_legal_cache", "_legal_sets"}
+    )
+
     def __init__(self, game: Game, setup: Setup) -> None:
         self.game = game
         self.setup = setup
@@ -151,13 +160,9 @@ class State(ABC):
     def winners(self) -> tuple[int, ...]:
         """Winning players once the game is over (several: shared win or draw)."""
 
-    @abstractmethod
     def _snapshot(self) -> JsonDict:
-        """Every field of the state, randomness included, as JSON-safe data."""
-
-    @abstractmethod
-    def _copy_into(self, other: State) -> None:
-        """Copy the game-specific fields into a fresh instance (used by ``clone``)."""
+        """Every saved field of the state, randomness included, as JSON-safe data."""
+        return self.fields.snapshot(self)
 
     def normalize_action(self, action: str) -> str:
         """The canonical spelling of an action (games may accept variants)."""
@@ -284,9 +289,11 @@ class State(ABC):
 
     def clone(self: StateT) -> StateT:
         other = self.__class__.__new__(self.__class__)
-        State.__init__(other, self.game, self.setup)
-        other.history = list(self.history)
-        self._copy_into(other)
+        copied = self.fields.copy(self.__dict__)
+        copied["history"] = self.history[:]
+        copied["_legal_cache"] = {}
+        copied["_legal_sets"] = {}
+        other.__dict__ = copied
         return other
 
     def to_json(self) -> JsonDict:

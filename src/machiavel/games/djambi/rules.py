@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from machiavel.core.contract import JsonDict, Setup, State
 from machiavel.core.errors import InvalidSetup
+from machiavel.core.fields import CACHE, LIST, RNG, SETTING, SHARED, StateFields
 from machiavel.core.rng import Rng
 from machiavel.games.djambi.board import (
     ASSASSIN,
@@ -76,6 +77,31 @@ CENTRE_MATERIAL = 5.0
 
 class DjambiState(State):
     """A game of Djambi. ``board`` is the flat 81-square list described in ``board.py``."""
+
+    fields = StateFields(
+        scandal_allowed=SETTING,  # D5
+        quiet_rounds=SETTING,  # D11
+        aggressivity=SETTING,  # D12
+        colour_turns=SETTING,  # D8: inherited_turns
+        board=LIST,
+        controllers=LIST,
+        current=SHARED,
+        rotation=SHARED,
+        extra=SHARED,
+        phase=SHARED,
+        hand=SHARED,
+        actor=SHARED,
+        kills=LIST,
+        revivals_due=SHARED,
+        quiet=SHARED,
+        killed_this_turn=SHARED,
+        turn_players=SHARED,
+        over=SHARED,
+        _winners=SHARED,
+        end_reason=SHARED,
+        rng=RNG,
+        _to_move=CACHE,
+    )
 
     def __init__(self, game: Game, setup: Setup) -> None:
         super().__init__(game, setup)
@@ -764,53 +790,6 @@ class DjambiState(State):
     def position(self) -> JsonDict:
         """The board as a position ``from_position`` accepts (meaningful between turns)."""
         return position_data(self.board, self.controllers, self.current, self.turn_colour())
-
-    # ---- persistence ------------------------------------------------------------------
-    def _snapshot(self) -> JsonDict:
-        return {
-            "board": list(self.board),
-            "controllers": list(self.controllers),
-            "current": self.current,
-            "rotation": self.rotation,
-            "extra": self.extra,
-            "phase": self.phase,
-            "hand": self.hand,
-            "actor": self.actor,
-            "kills": list(self.kills),
-            "revivals_due": self.revivals_due,
-            "quiet": self.quiet,
-            "killed_this_turn": self.killed_this_turn,
-            "turn_players": list(self.turn_players),
-            "over": self.over,
-            "winners": list(self._winners),
-            "end_reason": self.end_reason,
-            "rng": self.rng.state,
-        }
-
-    def _copy_into(self, other: State) -> None:
-        assert isinstance(other, DjambiState)
-        other.scandal_allowed = self.scandal_allowed
-        other.quiet_rounds = self.quiet_rounds
-        other.aggressivity = self.aggressivity
-        other.colour_turns = self.colour_turns
-        other.rng = self.rng.clone()
-        other.board = self.board[:]
-        other.controllers = self.controllers[:]
-        other.current = self.current
-        other.rotation = self.rotation
-        other.extra = self.extra
-        other.phase = self.phase
-        other.hand = self.hand
-        other.actor = self.actor
-        other.kills = self.kills[:]
-        other.revivals_due = self.revivals_due
-        other.quiet = self.quiet
-        other.killed_this_turn = self.killed_this_turn
-        other.turn_players = self.turn_players
-        other.over = self.over
-        other._winners = self._winners
-        other.end_reason = self.end_reason
-        other._to_move = self._to_move
 
     # ---- explanations -----------------------------------------------------------------
     def explain_illegal(self, player: int, action: str) -> str:

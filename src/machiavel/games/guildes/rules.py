@@ -12,9 +12,10 @@ Tordu cards in letter order (G7), then the count (G4).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from machiavel.core.contract import JsonDict, Setup, State
+from machiavel.core.fields import DERIVED_LIST, LIST, RNG, ROWS, SETTING, SHARED, StateFields
 from machiavel.core.rng import Rng
 from machiavel.games.guildes import actions as act
 from machiavel.games.guildes.count import count_details, count_votes
@@ -80,6 +81,56 @@ def describe(cards: Sequence[int]) -> str:
 class GuildesState(State):
     """A game of Guildes for 3 to 6 players."""
 
+    fields = StateFields(
+        n=SETTING,
+        events_on=SETTING,  # G6
+        tricks_on=SETTING,  # G7
+        rng=RNG,
+        round=SHARED,
+        event=SHARED,
+        direction=SHARED,
+        event_order=SHARED,  # never changed in place
+        phase=SHARED,
+        waiting=SHARED,
+        deck=LIST,
+        packets=ROWS,
+        packet_size=SHARED,
+        kept=ROWS,
+        pending=LIST,
+        draft_log=LIST,  # rows are never changed in place
+        tableau=ROWS,
+        face_down=ROWS,
+        placed_round=ROWS,
+        last_reveal=LIST,  # rows are replaced, never changed
+        place_done=SHARED,
+        place_steps=SHARED,
+        place_total=SHARED,
+        batch=SHARED,
+        seq_first=SHARED,
+        seq_index=SHARED,
+        red_out=LIST,
+        red_in=LIST,
+        discard=LIST,
+        round_adds=LIST,
+        hand_discarded=LIST,
+        hand_discards=LIST,  # rows are replaced, never changed
+        public_discards=LIST,
+        e_record=LIST,
+        d_record=LIST,
+        records=LIST,
+        scores_=LIST,
+        counts_log=LIST,
+        # Each count guild by guild (count.count_details), for the views: derived from
+        # counts_log, so not saved; an entry is never changed once written.
+        count_details=DERIVED_LIST,
+        trick_log=LIST,
+        tricks=LIST,
+        prev_tricks=LIST,
+        trick_letter=SHARED,
+        drawn=LIST,
+        modifiers=LIST,  # entries are never changed in place
+    )
+
     def __init__(self, game: Game, setup: Setup) -> None:
         super().__init__(game, setup)
         n = setup.players
@@ -98,8 +149,6 @@ class GuildesState(State):
         self.discard = zeros()
         self.scores_: list[float] = [0] * n
         self.counts_log: list[JsonDict] = []
-        # Each count guild by guild (count.count_details), for the views. Derived from
-        # counts_log, so it is not part of the snapshot; never changed once written.
         self.count_details: list[JsonDict] = []
         self.records: list[JsonDict] = []
         self.trick_log: list[JsonDict] = []
@@ -694,103 +743,6 @@ class GuildesState(State):
         self._check_player(player)
         return resample(self, player, rng)
 
-    def _snapshot(self) -> JsonDict:
-        return {name: _plain(getattr(self, name)) for name in _FIELDS} | {"rng": self.rng.state}
-
-    def _copy_into(self, other: State) -> None:
-        assert isinstance(other, GuildesState)
-        o = other.__dict__
-        o.update(
-            n=self.n,
-            events_on=self.events_on,
-            tricks_on=self.tricks_on,
-            rng=self.rng.clone(),
-            round=self.round,
-            event=self.event,
-            direction=self.direction,
-            event_order=self.event_order,  # never changed in place
-            phase=self.phase,
-            waiting=self.waiting,
-            deck=self.deck[:],
-            packets=[p[:] for p in self.packets],
-            packet_size=self.packet_size,
-            kept=[k[:] for k in self.kept],
-            pending=self.pending[:],
-            draft_log=self.draft_log[:],  # rows are never changed in place
-            tableau=[t[:] for t in self.tableau],
-            face_down=[f[:] for f in self.face_down],
-            placed_round=[p[:] for p in self.placed_round],
-            last_reveal=self.last_reveal[:],  # rows are replaced, never changed
-            place_done=self.place_done,
-            place_steps=self.place_steps,
-            place_total=self.place_total,
-            batch=self.batch,
-            seq_first=self.seq_first,
-            seq_index=self.seq_index,
-            red_out=self.red_out[:],
-            red_in=self.red_in[:],
-            discard=self.discard[:],
-            round_adds=self.round_adds[:],
-            hand_discarded=self.hand_discarded[:],
-            hand_discards=self.hand_discards[:],  # rows are replaced, never changed
-            public_discards=self.public_discards[:],
-            e_record=self.e_record[:],
-            d_record=self.d_record[:],
-            records=self.records[:],
-            scores_=self.scores_[:],
-            counts_log=self.counts_log[:],
-            count_details=self.count_details[:],  # entries are never changed in place
-            trick_log=self.trick_log[:],
-            tricks=self.tricks[:],
-            prev_tricks=self.prev_tricks[:],
-            trick_letter=self.trick_letter,
-            drawn=self.drawn[:],
-            modifiers=self.modifiers[:],  # entries are never changed in place
-        )
-
-
-_FIELDS = (
-    "round",
-    "event",
-    "direction",
-    "event_order",
-    "phase",
-    "waiting",
-    "deck",
-    "packets",
-    "packet_size",
-    "kept",
-    "pending",
-    "draft_log",
-    "tableau",
-    "face_down",
-    "placed_round",
-    "last_reveal",
-    "place_done",
-    "place_steps",
-    "place_total",
-    "batch",
-    "seq_first",
-    "seq_index",
-    "red_out",
-    "red_in",
-    "discard",
-    "round_adds",
-    "hand_discarded",
-    "hand_discards",
-    "public_discards",
-    "e_record",
-    "d_record",
-    "records",
-    "scores_",
-    "counts_log",
-    "trick_log",
-    "tricks",
-    "prev_tricks",
-    "trick_letter",
-    "drawn",
-    "modifiers",
-)
 
 _TRICK_EXAMPLES = {
     SWAP: "swap 0 Nobles 2 Milice",
@@ -809,15 +761,6 @@ _TRICK_VERBS: dict[int, tuple[str, ...]] = {
 for _letter in range(5, len(TRICK_LETTERS)):
     _TRICK_VERBS[_letter] = ("pass", "plus", "minus")
 _PLAYER_ARGS = {"swap": (0, 2), "sacrifice": (1,), "plus": (0,), "minus": (0,)}
-
-
-def _plain(value: Any) -> Any:
-    """JSON-shaped data: tuples become lists (a snapshot is compared with parsed JSON)."""
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
 
 
 __all__ = ["DRAFT", "OVER", "PHASE_NAMES", "PLACE", "REDISTRIBUTE", "TRICKS", "GuildesState"]

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from machiavel.core.contract import JsonDict, Setup, State
 from machiavel.core.errors import InvalidSetup
+from machiavel.core.fields import CACHE, LIST, RNG, ROWS, SET, SETTING, SHARED, StateFields
 from machiavel.core.rng import Rng
 from machiavel.games.tyros.board import BOARD, CELL_COUNT, NODE_COUNT, TYROS, cell_token
 from machiavel.games.tyros.cards import (
@@ -164,6 +165,36 @@ def pay_str(colour: int, cards: int, jokers: int) -> str:
 
 class TyrosState(State):
     """A game of Tyros for 3 or 4 players."""
+
+    fields = StateFields(
+        n=SETTING,
+        rng=RNG,
+        first=SHARED,
+        round=SHARED,
+        phase=SHARED,
+        current=SHARED,
+        expansion_left=SHARED,
+        final_round=SHARED,
+        markers=LIST,
+        cities=LIST,
+        ships=ROWS,
+        hands=ROWS,
+        deck=LIST,
+        discard=LIST,
+        tiles=ROWS,
+        pile=LIST,
+        removed_tiles=LIST,
+        public_tiles=SET,  # tiles whose place everyone knows
+        known=LIST,  # known[(viewer*n+holder)*5+colour]
+        passes=SHARED,
+        offers_made=SHARED,
+        trades_made=LIST,
+        offer=SHARED,  # (target, give, ask) or None
+        keep_choice=LIST,
+        bonus_owner=SHARED,
+        _to_move=CACHE,
+        _marked=CACHE,  # marked_nodes()
+    )
 
     def __init__(self, game: Game, setup: Setup) -> None:
         super().__init__(game, setup)
@@ -782,66 +813,6 @@ class TyrosState(State):
         return describe(self, player, action, viewer, language)
 
     # ---- persistence --------------------------------------------------------------------
-    def _snapshot(self) -> JsonDict:
-        return {
-            "first": self.first,
-            "round": self.round,
-            "phase": self.phase,
-            "current": self.current,
-            "expansion_left": self.expansion_left,
-            "final_round": self.final_round,
-            "markers": list(self.markers),
-            "cities": list(self.cities),
-            "ships": [list(s) for s in self.ships],
-            "hands": [list(h) for h in self.hands],
-            "deck": list(self.deck),
-            "discard": list(self.discard),
-            "tiles": [list(t) for t in self.tiles],
-            "pile": list(self.pile),
-            "removed_tiles": list(self.removed_tiles),
-            "public_tiles": sorted(self.public_tiles),
-            "known": list(self.known),
-            "passes": self.passes,
-            "offers_made": self.offers_made,
-            "trades_made": list(self.trades_made),
-            "offer": None
-            if self.offer is None
-            else [self.offer[0], list(self.offer[1]), list(self.offer[2])],
-            "keep_choice": [None if k is None else list(k) for k in self.keep_choice],
-            "bonus_owner": self.bonus_owner,
-            "rng": self.rng.state,
-        }
-
-    def _copy_into(self, other: State) -> None:
-        assert isinstance(other, TyrosState)
-        other.n = self.n
-        other.rng = self.rng.clone()
-        other.first = self.first
-        other.round = self.round
-        other.phase = self.phase
-        other.current = self.current
-        other.expansion_left = self.expansion_left
-        other.final_round = self.final_round
-        other.markers = self.markers[:]
-        other.cities = self.cities[:]
-        other.ships = [s[:] for s in self.ships]
-        other.hands = [h[:] for h in self.hands]
-        other.deck = self.deck[:]
-        other.discard = self.discard[:]
-        other.tiles = [t[:] for t in self.tiles]
-        other.pile = self.pile[:]
-        other.removed_tiles = self.removed_tiles[:]
-        other.public_tiles = set(self.public_tiles)
-        other.known = self.known[:]
-        other.passes = self.passes
-        other.offers_made = self.offers_made
-        other.trades_made = self.trades_made[:]
-        other.offer = self.offer
-        other.keep_choice = self.keep_choice[:]
-        other.bonus_owner = self.bonus_owner
-        other._to_move = self._to_move
-        other._marked = self._marked
-
     # ---- hidden information -------------------------------------------------------------
     def resample(self, player: int, rng: Rng) -> TyrosState:
         from machiavel.games.tyros.hidden import resample_state

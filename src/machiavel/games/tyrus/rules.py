@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from machiavel.core.contract import JsonDict, Setup, State
+from machiavel.core.fields import CACHE, LIST, RNG, ROWS, SETTING, SHARED, StateFields
 from machiavel.core.rng import Rng
 from machiavel.games.tyrus.words import describe
 
@@ -137,6 +138,23 @@ def parse_action(action: str) -> ParsedAction | str:
 
 class TyrusState(State):
     """A game of Tyrus. Player 0 and player 1; buildings 0-2 are player 0's."""
+
+    fields = StateFields(
+        memory_mode=SETTING,  # T9
+        first_player=SHARED,
+        reserves=ROWS,
+        hands=ROWS,
+        deck=LIST,
+        turned=LIST,
+        buildings=ROWS,  # rows of (player, tile) pairs
+        discards=ROWS,
+        placed=SHARED,
+        results=LIST,
+        tallies=LIST,  # a tally is never changed once written
+        _winners=SHARED,
+        rng=RNG,
+        _to_move=CACHE,
+    )
 
     def __init__(self, game: Game, setup: Setup) -> None:
         super().__init__(game, setup)
@@ -311,40 +329,6 @@ class TyrusState(State):
     def _visible_tallies(self) -> list[JsonDict]:
         tallies = self.tallies[-1:] if self.memory_mode else self.tallies  # T9 memory_mode
         return [_copy_tally(t) for t in tallies]
-
-    # ---- persistence ----------------------------------------------------------------
-    def _snapshot(self) -> JsonDict:
-        return {
-            "first_player": self.first_player,
-            "reserves": [list(r) for r in self.reserves],
-            "hands": [list(h) for h in self.hands],
-            "deck": list(self.deck),
-            "turned": list(self.turned),
-            "buildings": [[[p, t] for p, t in b] for b in self.buildings],
-            "discards": [list(d) for d in self.discards],
-            "placed": self.placed,
-            "results": list(self.results),
-            "tallies": [_copy_tally(t) for t in self.tallies],
-            "winners": list(self._winners),
-            "rng": self.rng.state,
-        }
-
-    def _copy_into(self, other: State) -> None:
-        assert isinstance(other, TyrusState)
-        other.memory_mode = self.memory_mode
-        other.first_player = self.first_player
-        other.reserves = [list(r) for r in self.reserves]
-        other.hands = [list(h) for h in self.hands]
-        other.deck = list(self.deck)
-        other.turned = list(self.turned)
-        other.buildings = [list(b) for b in self.buildings]
-        other.discards = [list(d) for d in self.discards]
-        other.placed = self.placed
-        other.results = list(self.results)
-        other.tallies = list(self.tallies)  # tallies are never mutated once written
-        other._winners = self._winners
-        other.rng = self.rng.clone()
-        other._to_move = self._to_move
 
     # ---- determinization ------------------------------------------------------------
     def resample(self, player: int, rng: Rng) -> TyrusState:

@@ -1,0 +1,97 @@
+"""`machiavel bench` of an older commit and of the working tree, side by side in one run.
+
+The older commit is checked out (``git worktree``) in a temporary folder; each round runs
+the engine benchmark once from each tree, one after the other, in fresh processes pinned to
+the same core, so that both see the same machine. The medians over the rounds and their
+ratios are printed per game:
+
+    .venv/bin/python benchmarks/bench_compare.py --base 73a8bd3 --seconds 3 --rounds 3
+
+Only the engines' code differs between the two runs: both import the ``machiavel`` package
+of their own tree through ``PYTHONPATH`` in this interpreter.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MEASURE = """
+import json, sys
+from machiavel.benchmark import bench_all
+seconds = float(sys.argv[1])
+games = sys.argv[2:] or None
+print(json.dumps({r.game: {"games/s": r.games_per_second,
+                           "legal us": r.mean_legal_microseconds,
+                           "ismcts it/s": r.ismcts_per_second}
+                  for r in bench_all(seconds, games)}))
+"""
+FIGURES = ("games/s", "legal us", "ismcts it/s")
+Figures = dict[str, dict[str, float]]  # game -> figure -> value
+
+
+def measure(tree: Path, seconds: float, games: list[str], cpu: int | None) -> Figures:
+    """One ``bench_all`` run with ``tree``'s engines, in a process of its own."""
+    command = [sys.executable, "-c", MEASURE, str(seconds), *games]
+    if cpu is not None:
+        command = ["taskset", "-c", str(cpu), *command]
+    environment = {**os.environ, "PYTHONPATH": str(tree / "src")}
+    output = subprocess.run(command, env=environment, capture_output=True, text=True, check=True)
+    result: Figures = json.loads(output.stdout.strip().splitlines()[-1])
+    return result
+
+
+def medians(runs: list[Figures]) -> Figures:
+    return {
+        game: {figure: statistics.median(run[game][figure] for run in runs) for figure in FIGURES}
+        for game in runs[0]
+    }
+
+
+def report(base: str, before: Figures, after: Figures) -> None:
+    print(f"{'game':8} {'figure':12} {base[:10]:>12} {'working tree':>14} {'ratio':>7}")
+    for game, figures in before.items():
+        for figure in FIGURES:
+            old, new = figures[figure], after[game][figure]
+            print(f"{game:8} {figure:12} {old:12.1f} {new:14.1f} {new / old:7.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--base", required=True, help="the older commit to compare with")
+    parser.add_argument("--seconds", type=float, default=3.0, help="bench time per game")
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each tree (median)")
+    parser.add_argument("--game", action="append", default=[], help="only this game")
+    parser.add_argument("--cpu", type=int, default=0, help="core to pin to (-1: none)")
+    args = parser.parse_args()
+    cpu = None if args.cpu < 0 else args.cpu
+    with tempfile.TemporaryDirectory(prefix="machiavel-base-") as folder:
+        base_tree = Path(folder) / "tree"
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base_tree), args.base],
+            check=True,
+            capture_output=True,
+        )
+        try:
+            before, after = [], []
+            for round_number in range(1, args.rounds + 1):
+                print(f"round {round_number}/{args.rounds}", file=sys.stderr)
+                before.append(measure(base_tree, args.seconds, args.game, cpu))
+                after.append(measure(ROOT, args.seconds, args.game, cpu))
+        finally:
+            subprocess.run(
+                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base_tree)],
+                check=True,
+            )
+    report(args.base, medians(before), medians(after))
+
+
+if __name__ == "__main__":
+    main()
