@@ -15,31 +15,52 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
 
 from machiavel.server import jsontext
+from machiavel.server.accounts import (
+    COOKIE,
+    DEFAULT_COST,
+    SESSION_DAYS,
+    Accounts,
+    PasswordCost,
+    SignInLimits,
+    me,
+    same_origin,
+)
 from machiavel.server.live import Connection, LiveGame
 from machiavel.server.schemas import (
+    AccountOut,
     ActionIn,
+    ClaimIn,
     CreatedOut,
     CreateGameIn,
     ErrorOut,
+    InviteIn,
+    InviteOut,
     JoinedOut,
     JoinIn,
     LobbyOut,
+    MeIn,
+    MeOut,
+    MyGamesOut,
     ReadOnlyOut,
+    SignInIn,
+    SignUpIn,
     StaleOut,
     StateOut,
 )
 from machiavel.server.service import WS_READ_ONLY, ApiError, GameService, SeatSpec, Unreadable
-from machiavel.server.storage import Repository
+from machiavel.server.storage import AccountRecord, Repository
 
 logger = logging.getLogger("machiavel.server")
 
 MAX_BODY = 64 * 1024
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (400, 403, 404, 410, 413, 422)
+    code: {"model": ErrorOut} for code in (400, 401, 403, 404, 409, 410, 413, 422, 429)
 }
+CROSS_SITE = "cross-site request refused: the Origin (or Referer) is not this site"
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -55,14 +76,18 @@ def create_app(
     bot_workers: int | None = None,
     bot_params: dict[str, dict[str, Any]] | None = None,
     max_body: int = MAX_BODY,
+    password_cost: PasswordCost = DEFAULT_COST,
+    sign_in_limits: SignInLimits | None = None,
 ) -> FastAPI:
     """The server on a database (default: MACHIAVEL_DATABASE_URL, else ./machiavel.db).
 
     ``bot_executor`` replaces the pool of bot worker processes (it is then not shut down
     with the app); ``bot_params`` gives bot levels extra parameters, e.g.
-    ``{"hard": {"seconds": 0.1}}``.
+    ``{"hard": {"seconds": 0.1}}``. ``password_cost`` is Argon2id's (tests lower it:
+    ``accounts.TEST_COST``); ``sign_in_limits`` counts failed sign-ins.
     """
     repository = Repository(database_url)
+    accounts = Accounts(repository, password_cost, sign_in_limits)
     service = GameService(
         repository, bot_executor=bot_executor, bot_workers=bot_workers, bot_params=bot_params
     )
@@ -82,8 +107,10 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.service = service
+    app.state.accounts = accounts
     _add_error_handlers(app)
-    _add_routes(app, service)
+    _add_routes(app, service, accounts)
+    _add_account_routes(app, service, accounts)
     app.add_middleware(FastActions, service=service)
     app.add_middleware(BodyLimit, limit=max_body)
     if WEB_DIR.is_dir():
@@ -197,7 +224,7 @@ class FastActions:
             if not message.get("more_body", False):
                 break
         request = _well_formed_action(bytes(body))
-        if request is None:
+        if request is None or request[0] is None:  # no token: the route reads the cookie
             await self.app(scope, _replay(bytes(body), receive), send)
             return
         token, action, version = request
@@ -274,17 +301,162 @@ def _json_text(text: str, status: int = 200) -> Response:
 
 
 # ---- routes -------------------------------------------------------------------------
-def _add_routes(app: FastAPI, service: GameService) -> None:
+# ---- sessions -----------------------------------------------------------------------
+def _session_token(connection: HTTPConnection) -> str | None:
+    return connection.cookies.get(COOKIE) or None
+
+
+def _from_this_site(connection: HTTPConnection) -> bool:
+    headers = connection.headers
+    return same_origin(
+        headers.get("origin"), headers.get("referer"), connection.url.scheme, headers.get("host")
+    )
+
+
+def _check_write(request: Request) -> None:
+    """A state-changing request that carries the session cookie must come from this site
+    (its Origin, else its Referer): a page of another site cannot use the cookie."""
+    if (
+        request.method in ("POST", "PUT", "PATCH", "DELETE")
+        and _session_token(request) is not None
+        and not _from_this_site(request)
+    ):
+        raise ApiError(403, CROSS_SITE)
+
+
+async def _account_id(request: Request, accounts: Accounts) -> int | None:
+    """The signed-in account of a request (None: none), cross-site writes refused."""
+    token = _session_token(request)
+    if token is None:
+        return None
+    _check_write(request)
+    return await accounts.account_id(token)
+
+
+async def _account(request: Request, accounts: Accounts) -> AccountRecord | None:
+    token = _session_token(request)
+    if token is None:
+        return None
+    _check_write(request)
+    return await accounts.account(token)
+
+
+async def _signed_in(request: Request, accounts: Accounts) -> AccountRecord:
+    account = await _account(request, accounts)
+    if account is None:
+        raise ApiError(401, "you are not signed in")
+    return account
+
+
+def _client_address(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"
+
+
+def _with_session(body: Any, status: int, token: str, request: Request) -> Response:
+    answer = JSONResponse(body, status_code=status)
+    answer.set_cookie(
+        COOKIE,
+        token,
+        max_age=SESSION_DAYS * 24 * 3600,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+    return answer
+
+
+def _add_account_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
+    def refuse_foreign_origin(request: Request) -> None:
+        # Signing up or in from another site's page (login CSRF) is refused; scripts that
+        # send no Origin may.
+        if request.headers.get("origin") is not None and not _from_this_site(request):
+            raise ApiError(403, CROSS_SITE)
+
+    @app.post("/api/accounts", status_code=201, response_model=AccountOut, responses=ERRORS)
+    async def sign_up(body: SignUpIn, request: Request) -> Any:
+        """Make an account and sign in (the session cookie). 400: a name, password or
+        e-mail address that breaks the rules (the answer says which); 409: the name is
+        taken (ignoring case)."""
+        refuse_foreign_origin(request)
+        account, token = await accounts.sign_up(body.name, body.password, body.email)
+        await accounts.sign_out(_session_token(request))
+        return _with_session({"name": account.name, "email": account.email}, 201, token, request)
+
+    @app.post("/api/session", response_model=AccountOut, responses=ERRORS)
+    async def sign_in(body: SignInIn, request: Request) -> Any:
+        """Sign in (the session cookie). 401: a wrong name or password (not saying which);
+        429: too many failed sign-ins for this name or from this address."""
+        refuse_foreign_origin(request)
+        account, token = await accounts.sign_in(body.name, body.password, _client_address(request))
+        await accounts.sign_out(_session_token(request))
+        return _with_session({"name": account.name, "email": account.email}, 200, token, request)
+
+    @app.delete("/api/session", status_code=204, responses=ERRORS)
+    async def sign_out(request: Request) -> Response:
+        """Sign out: the session ends on the server and the cookie is removed."""
+        _check_write(request)
+        await accounts.sign_out(_session_token(request))
+        answer = Response(status_code=204)
+        answer.delete_cookie(
+            COOKIE, path="/", httponly=True, samesite="lax", secure=request.url.scheme == "https"
+        )
+        return answer
+
+    @app.get("/api/me", response_model=MeOut, responses=ERRORS)
+    async def who_am_i(request: Request) -> Any:
+        """The signed-in account (401 when not signed in)."""
+        return JSONResponse(me(await _signed_in(request, accounts)))
+
+    @app.patch("/api/me", response_model=MeOut, responses=ERRORS)
+    async def change_me(body: MeIn, request: Request) -> Any:
+        """Change the e-mail address, ``notify``, or the password (with ``old_password``;
+        403 if it is wrong; the account's other sessions then end)."""
+        account = await _signed_in(request, accounts)
+        changes = {name: getattr(body, name) for name in body.model_fields_set}
+        token = _session_token(request) or ""
+        fresh = await accounts.update(account, token, changes, _client_address(request))
+        return JSONResponse(me(fresh))
+
+    @app.get("/api/me/games", response_model=MyGamesOut, responses=ERRORS)
+    async def my_games(request: Request) -> Any:
+        """The signed-in account's games: your turn first (longest waiting first), then
+        the others going on, then the 20 most recently finished."""
+        account = await _account_id(request, accounts)
+        if account is None:
+            raise ApiError(401, "you are not signed in")
+        return JSONResponse(await service.games_of(account))
+
+    @app.post("/api/games/{game_id}/claim", response_model=StateOut, responses=ERRORS)
+    async def claim(game_id: str, body: ClaimIn, request: Request) -> Any:
+        """Keep the seat of a token in the signed-in account (the token keeps working)."""
+        account = await _signed_in(request, accounts)
+        return JSONResponse(await service.claim(game_id, body.token, account))
+
+    @app.post(
+        "/api/games/{game_id}/seats/{player}/invite", response_model=InviteOut, responses=ERRORS
+    )
+    async def reinvite(game_id: str, player: int, body: InviteIn, request: Request) -> Any:
+        """A new invite token for a seat never taken (the old invite link stops working);
+        for the host: the holder of the creator's token (the one the first human seat was
+        given at creation, even once that seat's token changed) or the creator's account."""
+        account = await _account_id(request, accounts)
+        return JSONResponse(await service.reinvite(game_id, player, body.token, account))
+
+
+def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
     @app.post("/api/games", status_code=201, response_model=CreatedOut, responses=ERRORS)
-    async def create_game(body: CreateGameIn) -> Any:
-        """Open a table: the game, its players, options and seats (people or bots)."""
+    async def create_game(body: CreateGameIn, request: Request) -> Any:
+        """Open a table: the game, its players, options and seats (people or bots).
+        Signed in, its first human seat belongs to your account."""
         seats = (
             [SeatSpec(s.kind, s.level, s.name) for s in body.seats]
             if body.seats is not None
             else None
         )
+        account = await _account(request, accounts)
         created = await service.create(
-            body.game, body.players, seats, body.options, body.seed, body.listed
+            body.game, body.players, seats, body.options, body.seed, body.listed, account
         )
         return JSONResponse(created, status_code=201)
 
@@ -304,26 +476,37 @@ def _add_routes(app: FastAPI, service: GameService) -> None:
         response_model=StateOut | ReadOnlyOut,
         responses=ERRORS,
     )
-    async def get_game(game_id: str, token: str | None = None, log_from: int = 0) -> Any:
-        """The game as a seat sees it (with its token) or as a spectator (without); the
-        log from line ``log_from`` on (a client holding the log up to version N asks N).
-        A stored game that no longer replays is shown read-only (``status``, ``message``)."""
-        return _json_text(await service.state_text(game_id, token, log_from))
+    async def get_game(
+        request: Request, game_id: str, token: str | None = None, log_from: int = 0
+    ) -> Any:
+        """The game as a seat sees it (with its token, or signed in to the account holding
+        a seat) or as a spectator; the log from line ``log_from`` on (a client holding the
+        log up to version N asks N). A stored game that no longer replays is shown
+        read-only (``status``, ``message``)."""
+        account = None if token else await _account_id(request, accounts)
+        return _json_text(await service.state_text(game_id, token, log_from, account))
 
     @app.post(
         "/api/games/{game_id}/actions",
         response_model=StateOut,
         responses={**ERRORS, 409: {"model": StaleOut}},
     )
-    async def act(game_id: str, body: ActionIn) -> Any:
-        """Play an action at the version it was chosen at."""
-        return _json_text(await service.act(game_id, body.token, body.action, body.version))
+    async def act(game_id: str, body: ActionIn, request: Request) -> Any:
+        """Play an action at the version it was chosen at, with the seat's token or, with
+        no token, as the signed-in account's seat."""
+        account = None if body.token else await _account_id(request, accounts)
+        return _json_text(
+            await service.act(game_id, body.token, body.action, body.version, account)
+        )
 
     @app.post("/api/games/{game_id}/join", response_model=JoinedOut, responses=ERRORS)
-    async def join(game_id: str, body: JoinIn) -> Any:
+    async def join(game_id: str, body: JoinIn, request: Request) -> Any:
         """Take a free seat (or the seat of an invite token) under a name; returns the
-        seat's new token, which replaces any earlier one."""
-        return JSONResponse(await service.join(game_id, body.name, body.seat, body.token))
+        seat's new token, which replaces any earlier one. Signed in, the seat belongs to
+        your account (the name defaults to the account's); a seat that belongs to an
+        account cannot be taken by anyone else (409)."""
+        account = await _account(request, accounts)
+        return JSONResponse(await service.join(game_id, body.name, body.seat, body.token, account))
 
     @app.get("/api/games/{game_id}/replay", responses=ERRORS)
     async def replay(game_id: str, step: int | None = Query(None)) -> Any:
@@ -335,9 +518,18 @@ def _add_routes(app: FastAPI, service: GameService) -> None:
         websocket: WebSocket, game_id: str, token: str | None = None, log_from: str = "0"
     ) -> None:
         await websocket.accept()
+        account = None
+        session = _session_token(websocket)
+        if not token and session is not None:
+            # A page of another site must not open a socket with this site's cookie
+            # (cross-site WebSocket hijacking): browsers always send Origin.
+            if websocket.headers.get("origin") is not None and not _from_this_site(websocket):
+                await websocket.close(code=4403, reason=CROSS_SITE[:120])
+                return
+            account = await accounts.account_id(session)
         try:
             start = int(log_from) if log_from.isdigit() else 0
-            live, connection = await service.connect(game_id, token, start)
+            live, connection = await service.connect(game_id, token, start, account)
         except Unreadable as error:  # what can be shown, then closed for good
             if error.text is not None:
                 await websocket.send_text(error.text)
@@ -348,7 +540,7 @@ def _add_routes(app: FastAPI, service: GameService) -> None:
             return
         sender = asyncio.get_running_loop().create_task(_send_pushes(websocket, connection))
         try:
-            await _receive_actions(websocket, service, live, connection, token)
+            await _receive_actions(websocket, service, live, connection, token, account)
         finally:
             service.disconnect(live, connection)
             sender.cancel()
@@ -383,6 +575,7 @@ async def _receive_actions(
     live: LiveGame,
     connection: Connection,
     token: str | None,
+    account: int | None,
 ) -> None:
     """Actions may also come over the socket: {"action": ..., "version": ...}."""
     while True:
@@ -392,13 +585,18 @@ async def _receive_actions(
         text = message.get("text")
         if text is None:
             text = (message.get("bytes") or b"").decode("utf-8", "replace")
-        reply = await _act_from_socket(service, live, connection, token, text)
+        reply = await _act_from_socket(service, live, connection, token, account, text)
         if reply is not None:
             connection.push(reply)
 
 
 async def _act_from_socket(
-    service: GameService, live: LiveGame, connection: Connection, token: str | None, text: str
+    service: GameService,
+    live: LiveGame,
+    connection: Connection,
+    token: str | None,
+    account: int | None,
+    text: str,
 ) -> str | None:
     """Play a socket message; the state then comes as a push, errors as {"error": ...}."""
     try:
@@ -413,7 +611,7 @@ async def _act_from_socket(
         action, version = request.get("action"), request.get("version")
         if not isinstance(action, str) or type(version) is not int:
             raise ApiError(400, "a message needs 'action' (a string) and 'version' (a number)")
-        await service.act_on_socket(live, connection, token, action, version)
+        await service.act_on_socket(live, connection, token, action, version, account)
         return None
     except ApiError as error:
         reply: dict[str, Any] = {"status": error.status, "detail": error.detail}

@@ -95,6 +95,7 @@ class Connection:
     )
     log_sent: int = 0  # log lines this client holds once its queue is written out
     closing: tuple[int, str] | None = None  # code and reason once it must be closed
+    account: int | None = None  # the account whose cookie opened its seat (else a token)
 
     def push(self, text: str | None) -> None:
         if self.queue.full():  # never block the game on a client; replies may be dropped

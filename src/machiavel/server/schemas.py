@@ -35,9 +35,73 @@ class ActionIn(Strict):
 
 
 class JoinIn(Strict):
-    name: StrictStr = Field(description="display name, 1 to 40 characters")
+    name: StrictStr | None = Field(
+        None, description="display name, 1 to 40 characters (signed in: the account's name)"
+    )
     seat: StrictInt | None = Field(None, description="the seat to take (default: the first free)")
     token: StrictStr | None = Field(None, description="an invite token: take that seat")
+
+
+class SignUpIn(Strict):
+    name: StrictStr = Field(description="2 to 24 letters, digits, _ - . (unique ignoring case)")
+    password: StrictStr = Field(description="8 to 200 characters, not your name")
+    email: StrictStr | None = Field(None, description="optional, for notifications")
+
+
+class SignInIn(Strict):
+    name: StrictStr
+    password: StrictStr
+
+
+class MeIn(Strict):
+    email: StrictStr | None = Field(None, description='a new address; null or "": none')
+    notify: StrictBool | None = Field(None, description="send notifications by e-mail")
+    password: StrictStr | None = Field(None, description="a new password (with old_password)")
+    old_password: StrictStr | None = Field(None, description="the current password")
+
+
+class AccountOut(BaseModel):
+    name: str
+    email: str | None
+
+
+class MeOut(AccountOut):
+    notify: bool
+
+
+class ClaimIn(Strict):
+    token: StrictStr = Field(description="the token of the seat to keep in your account")
+
+
+class InviteIn(Strict):
+    token: StrictStr | None = Field(
+        None,
+        description="the creator's token: the one the first human seat was given at creation "
+        "(not needed signed in as the creator)",
+    )
+
+
+class InviteOut(BaseModel):
+    player: int
+    token: str
+
+
+class MyGameOut(BaseModel):
+    id: str
+    game: str
+    title: str
+    player: int = Field(description="your seat")
+    your_turn: bool
+    waiting_since: str | None = Field(
+        description="ISO 8601 UTC: since when it is your turn (null: it is not)"
+    )
+    status: Literal["open", "running", "finished", "read-only"]
+    seats: list[SeatOut]
+    version: int
+
+
+class MyGamesOut(BaseModel):
+    games: list[MyGameOut]
 
 
 class SeatTokenOut(BaseModel):
@@ -142,3 +206,6 @@ class LobbyGameOut(BaseModel):
 
 class LobbyOut(BaseModel):
     games: list[LobbyGameOut]
+
+
+MyGameOut.model_rebuild()  # SeatOut is declared after it

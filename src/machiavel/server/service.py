@@ -10,13 +10,14 @@ what is stored, and nothing is acknowledged or pushed before it is committed.
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
 import re
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from machiavel.bots import LEVELS
@@ -38,6 +39,7 @@ from machiavel.server.live import (
 from machiavel.server.readonly import ReadOnlyGame, examine
 from machiavel.server.storage import (
     MAX_SEED,
+    AccountRecord,
     GameRecord,
     NewAction,
     Repository,
@@ -233,21 +235,29 @@ class GameService:
                 return live
             live.lock.release()
 
-    # ---- tokens ---------------------------------------------------------------------
-    def viewer_of(self, live: LiveGame | ReadOnlyGame, token: str | None) -> Viewer:
-        """The seat a token opens; no token is a spectator; a wrong one is refused (403)."""
+    # ---- tokens and accounts --------------------------------------------------------
+    def viewer_of(
+        self, live: LiveGame | ReadOnlyGame, token: str | None, account: int | None = None
+    ) -> Viewer:
+        """The seat a token opens (a wrong one is refused: 403); without a token, the seat
+        of the signed-in account ``account`` in this game; else a spectator."""
         if token is None or token == "":
-            return None
+            return seat_of_account(live.record, account)
         player = live.player_of(token) if len(token) <= MAX_TOKEN else None
         if player is None:
             raise ApiError(403, "this token does not open any seat of this game")
         return player
 
-    def seat_of(self, live: LiveGame | ReadOnlyGame, token: str | None) -> int:
-        if token is None or token == "":
-            raise ApiError(403, "a seat token is needed to act (spectators only watch)")
-        player = self.viewer_of(live, token)
-        assert player is not None
+    def seat_of(
+        self, live: LiveGame | ReadOnlyGame, token: str | None, account: int | None = None
+    ) -> int:
+        player = self.viewer_of(live, token, account)
+        if player is None:
+            raise ApiError(
+                403,
+                "a seat token is needed to act (spectators only watch; signed in, the seat "
+                "your account holds)",
+            )
         return player
 
     async def _claim_on_use(self, live: LiveGame, player: int) -> None:
@@ -281,7 +291,10 @@ class GameService:
         options: Mapping[str, Any] | None,
         seed: int | None,
         listed: bool = True,
+        account: AccountRecord | None = None,
     ) -> JsonDict:
+        """A new table. Signed in (``account``), its first human seat belongs to the
+        account (named after it if the seat has no name)."""
         spec = self._spec(game_id)
         if players is None and seats is None:
             raise ApiError(400, "give 'players' (a number) or 'seats' (one per player)")
@@ -301,6 +314,15 @@ class GameService:
         if len(seats) != players:
             raise ApiError(400, f"a {players}-player game needs {players} seats, not {len(seats)}")
         records, tokens = self._new_seats(seats)
+        if account is not None:
+            first = next((r for r in records if r.kind == "human"), None)
+            if first is not None:
+                records[first.player] = replace(
+                    first, name=first.name or account.name, claimed=True, account_id=account.id
+                )
+        # The creator's token: the one given at creation for the first human seat (it
+        # stays the host's token even once that seat's token changes).
+        host_token = next((t for t in tokens if t is not None), None)
         record = GameRecord(
             id=new_token()[:12],
             game=spec.id,
@@ -310,6 +332,9 @@ class GameService:
             seats=tuple(records),
             listed=listed,
             rules_version=spec.rules_version,
+            to_move=tuple(state.to_move),
+            host_token_hash=hash_token(host_token) if host_token is not None else None,
+            host_account_id=account.id if account is not None else None,
         )
         record = await self._store_new(record)
         live = LiveGame(record, state, [])
@@ -368,18 +393,20 @@ class GameService:
         raise ApiError(503, "could not store the new game; try again")
 
     # ---- reading --------------------------------------------------------------------
-    async def state_text(self, game_id: str, token: str | None, log_from: int = 0) -> str:
+    async def state_text(
+        self, game_id: str, token: str | None, log_from: int = 0, account: int | None = None
+    ) -> str:
         """The game as a seat (or a spectator) sees it, log lines from ``log_from`` on."""
         try:
             live = await self.locked(game_id)
         except Unreadable as unreadable:  # shown as far as it replays
             game = unreadable.game
-            viewer = self.viewer_of(game, token)
+            viewer = self.viewer_of(game, token, account)
             if not 0 <= log_from <= len(game.actions):
                 raise ApiError(400, f"log_from must be from 0 to {len(game.actions)}") from None
             return dumps(game.payload(viewer, log_from))
         try:
-            viewer = self.viewer_of(live, token)
+            viewer = self.viewer_of(live, token, account)
             if not 0 <= log_from <= live.state.version:
                 raise ApiError(400, f"log_from must be from 0 to {live.state.version}")
             return live.payload_text(viewer, log_from)
@@ -387,14 +414,21 @@ class GameService:
             live.lock.release()
 
     # ---- acting: the one accept path of people and bots -----------------------------
-    async def act(self, game_id: str, token: str | None, action: str, version: int) -> str:
+    async def act(
+        self,
+        game_id: str,
+        token: str | None,
+        action: str,
+        version: int,
+        account: int | None = None,
+    ) -> str:
         try:
             live = await self.locked(game_id)
         except Unreadable as unreadable:
-            self.seat_of(unreadable.game, token)  # a wrong token is still told so (403)
+            self.seat_of(unreadable.game, token, account)  # a wrong token is told so (403)
             raise
         try:
-            player = self.seat_of(live, token)
+            player = self.seat_of(live, token, account)
             await self._claim_on_use(live, player)
             return await self._accept(live, player, action, version)
         finally:
@@ -407,6 +441,7 @@ class GameService:
         token: str | None,
         action: str,
         version: int,
+        account: int | None = None,
     ) -> None:
         """An action sent on a WebSocket; its new state comes to the socket as a push.
 
@@ -424,7 +459,7 @@ class GameService:
                 return
         finally:
             live.lock.release()
-        await self.act(live.id, token, action, version)
+        await self.act(live.id, token, action, version, account)
 
     async def _accept(self, live: LiveGame, player: int, action: str, version: int) -> str:
         """Check the version, apply, store; then push and schedule bots. Lock held."""
@@ -450,7 +485,14 @@ class GameService:
             ) from error
         try:  # with other games' actions, in one transaction (group commit)
             await self.writer.write(
-                NewAction(live.id, state.version, player, canonical, state.is_over)
+                NewAction(
+                    live.id,
+                    state.version,
+                    player,
+                    canonical,
+                    state.is_over,
+                    tuple(state.to_move),
+                )
             )
         except BaseException as error:
             self._drop(live)  # memory ran ahead of storage: rebuild from storage next time
@@ -511,23 +553,42 @@ class GameService:
             live.lock.release()
 
     # ---- joining --------------------------------------------------------------------
-    async def join(self, game_id: str, name: str, seat: int | None, token: str | None) -> JsonDict:
+    async def join(
+        self,
+        game_id: str,
+        name: str | None,
+        seat: int | None,
+        token: str | None,
+        account: AccountRecord | None = None,
+    ) -> JsonDict:
+        """Take a seat under a name (signed in: the account's name by default, and the
+        seat then belongs to the account)."""
+        if name is None:
+            if account is None:
+                raise ApiError(422, "name: Field required (a name, unless you are signed in)")
+            name = account.name
         display = clean_name(name)
         live = await self.locked(game_id)
         try:
             if live.state.is_over:
                 raise ApiError(409, "the game is over: there is no seat to join")
-            player = self._seat_to_join(live, seat, token)
+            player = self._seat_to_join(live, seat, token, account)
             old = live.record.seats[player]
             fresh = new_token()
-            taken = replace(old, name=display, token_hash=hash_token(fresh), claimed=True)
+            owner = account.id if account is not None else old.account_id
+            taken = replace(
+                old, name=display, token_hash=hash_token(fresh), claimed=True, account_id=owner
+            )
             stored = await self._store(SeatChange(live.id, taken, old.token_hash))
             if not stored:
                 self._drop(live)
                 raise ApiError(409, "the seat changed meanwhile; try again")
             live.record = live.record.with_seat(taken)
             for connection in list(live.connections):
-                if connection.viewer == player:  # the old token no longer opens this seat
+                # The old token no longer opens this seat (sockets opened by its account do).
+                if connection.viewer == player and (
+                    connection.account is None or connection.account != owner
+                ):
                     connection.close(WS_SEAT_TAKEN, f"seat {player} was taken by {display}")
                     live.connections.discard(connection)
             live.changed()
@@ -536,13 +597,30 @@ class GameService:
         finally:
             live.lock.release()
 
-    def _seat_to_join(self, live: LiveGame, seat: int | None, token: str | None) -> int:
+    def _seat_to_join(
+        self,
+        live: LiveGame,
+        seat: int | None,
+        token: str | None,
+        account: AccountRecord | None,
+    ) -> int:
         seats = live.record.seats
+        mine = seat_of_account(live.record, account.id if account is not None else None)
         if token:
             player = self.seat_of(live, token)
             if seat is not None and seat != player:
                 raise ApiError(403, f"this token opens seat {player}, not seat {seat}")
+            owner = seats[player].account_id
+            if owner is not None and (account is None or owner != account.id):
+                raise ApiError(
+                    409,
+                    f"seat {player} belongs to an account: sign in to it to play this seat",
+                )
+            if mine is not None and mine != player:
+                raise ApiError(409, f"your account already holds seat {mine} of this game")
             return player
+        if mine is not None:
+            raise ApiError(409, f"your account already holds seat {mine} of this game")
         if seat is None:
             free = [s.player for s in seats if s.kind == "human" and not s.claimed]
             if not free:
@@ -556,9 +634,128 @@ class GameService:
             raise ApiError(409, f"seat {seat} is taken")
         return seat
 
+    async def claim(self, game_id: str, token: str | None, account: AccountRecord) -> JsonDict:
+        """The seat of ``token`` now belongs to the signed-in account too (the token keeps
+        working): its cookie opens it from any device."""
+        live = await self.locked(game_id)
+        try:
+            player = self.seat_of(live, token)
+            if not token:
+                raise ApiError(400, "give the seat's token to keep it in your account")
+            seat = live.record.seats[player]
+            if seat.account_id == account.id:
+                return live.payload(player)
+            if seat.account_id is not None:
+                raise ApiError(409, f"seat {player} already belongs to another account")
+            mine = seat_of_account(live.record, account.id)
+            if mine is not None:
+                raise ApiError(409, f"your account already holds seat {mine} of this game")
+            bound = replace(
+                seat, claimed=True, account_id=account.id, name=seat.name or account.name
+            )
+            if not await self._store(SeatChange(live.id, bound, seat.token_hash)):
+                self._drop(live)
+                raise ApiError(409, "the seat changed meanwhile; try again")
+            live.record = live.record.with_seat(bound)
+            live.changed()
+            live.publish()
+            return live.payload(player)
+        finally:
+            live.lock.release()
+
+    async def reinvite(
+        self, game_id: str, player: int, host_token: str | None, account: int | None
+    ) -> JsonDict:
+        """A new invite token for a seat never taken, for the game's host (the holder of
+        the host token, or the account that created it); the old invite stops working."""
+        live = await self.locked(game_id)
+        try:
+            record = live.record
+            by_token = (
+                bool(host_token)
+                and record.host_token_hash is not None
+                and len(host_token or "") <= MAX_TOKEN
+                and hmac.compare_digest(record.host_token_hash, hash_token(host_token or ""))
+            )
+            by_account = account is not None and record.host_account_id == account
+            if not (by_token or by_account):
+                raise ApiError(
+                    403, "only the host of this game (its host token or account) may re-invite"
+                )
+            if not 0 <= player < len(record.seats):
+                raise ApiError(
+                    400, f"there is no seat {player} (seats are 0 to {len(record.seats) - 1})"
+                )
+            seat = record.seats[player]
+            if seat.kind != "human":
+                raise ApiError(409, f"seat {player} is played by a bot")
+            if seat.claimed:
+                raise ApiError(
+                    409, f"seat {player} is taken: only a seat never taken is re-invited"
+                )
+            if live.state.is_over:
+                raise ApiError(409, "the game is over")
+            fresh = new_token()
+            renewed = replace(seat, token_hash=hash_token(fresh))
+            if not await self._store(SeatChange(live.id, renewed, seat.token_hash)):
+                self._drop(live)
+                raise ApiError(409, "the seat changed meanwhile; try again")
+            live.record = record.with_seat(renewed)
+            return {"player": player, "token": fresh}
+        finally:
+            live.lock.release()
+
+    # ---- my games -------------------------------------------------------------------
+    async def games_of(self, account: int) -> JsonDict:
+        """The account's games: those where it is its turn first (longest waiting first),
+        then its other games going on (most recently changed first), then its 20 most
+        recently finished."""
+        rows = await asyncio.to_thread(self.repo.games_of_account, account)
+        yours: list[tuple[datetime, JsonDict]] = []
+        others: list[JsonDict] = []
+        finished: list[JsonDict] = []
+        for record, player in rows:
+            live = self._cache.get(record.id)
+            to_move = record.to_move
+            if live is not None:  # memory is never behind storage
+                to_move = tuple(live.state.to_move)
+                record = replace(
+                    live.record,
+                    created_at=record.created_at,
+                    updated_at=record.updated_at,
+                    version=live.state.version,
+                    is_over=live.state.is_over,
+                )
+            elif to_move is None and not record.is_over:  # stored before revision 0004
+                try:
+                    to_move = tuple((await self.live(record.id)).state.to_move)
+                except ApiError:
+                    to_move = ()
+            entry = self._lobby_entry(record)
+            your_turn = not record.is_over and player in (to_move or ())
+            item = {
+                "id": record.id,
+                "game": record.game,
+                "title": entry["title"],
+                "player": player,
+                "your_turn": your_turn,
+                "waiting_since": _iso_utc(record.updated_at) if your_turn else None,
+                "status": entry["status"],
+                "seats": entry["seats"],
+                "version": record.version,
+            }
+            if record.is_over:
+                finished.append(item)
+            elif your_turn:
+                yours.append((record.updated_at, item))
+            else:
+                others.append(item)
+        yours.sort(key=lambda pair: pair[0])
+        return {"games": [item for _, item in yours] + others + finished}
+
     # ---- watching -------------------------------------------------------------------
     async def connect(
-        self, game_id: str, token: str | None, log_from: int = 0
+        self, game_id: str, token: str | None, log_from: int = 0, account: int | None = None
     ) -> tuple[LiveGame, Connection]:
         """Register a WebSocket; it gets the current state at once (a reconnect catches up:
         its log lines from ``log_from`` on, all of them if that is not a known version).
@@ -567,14 +764,15 @@ class GameService:
         try:
             live = await self.locked(game_id)
         except Unreadable as unreadable:
-            viewer = self.viewer_of(unreadable.game, token)
+            viewer = self.viewer_of(unreadable.game, token, account)
             unreadable.text = dumps(unreadable.game.payload(viewer, log_from))
             raise
         try:
-            viewer = self.viewer_of(live, token)
+            viewer = self.viewer_of(live, token, account)
             if viewer is not None:
                 await self._claim_on_use(live, viewer)
-            connection = Connection(viewer)
+            by_account = account if not token and viewer is not None else None
+            connection = Connection(viewer, account=by_account)
             live.connections.add(connection)
             live.send(connection, log_from)
             return live, connection
@@ -721,3 +919,17 @@ def clean_name(name: str) -> str:
 
 def _iso(moment: datetime) -> str:
     return moment.isoformat()
+
+
+def _iso_utc(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def seat_of_account(record: GameRecord, account: int | None) -> int | None:
+    """The seat of a game that belongs to an account, if any."""
+    if account is None:
+        return None
+    for seat in record.seats:
+        if seat.account_id == account:
+            return seat.player
+    return None

@@ -32,7 +32,9 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    case,
     create_engine,
+    delete,
     event,
     insert,
     select,
@@ -55,6 +57,33 @@ class Base(DeclarativeBase):
     pass
 
 
+class AccountRow(Base):
+    """A person's (or, later, an external bot's) identity: name, password hash, e-mail."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(64))  # as chosen (NFKC)
+    # casefold(NFKC(name)): names are unique ignoring case.
+    name_key: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    password_hash: Mapped[str] = mapped_column(String(255))  # Argon2id (pwdlib)
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    notify: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
+    is_bot: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SessionRow(Base):
+    """A signed-in browser: the SHA-256 of its cookie's random token, never the token."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class GameRow(Base):
     __tablename__ = "games"
 
@@ -71,7 +100,17 @@ class GameRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     is_over: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # When the game reached its current version (an action moves it): the moment the
+    # seats in to_move started waiting ("waiting_since" of GET /api/me/games).
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    # A copy of state.to_move ("0", "0,2", "" when nobody), written with each action so
+    # that "my games" knows whose turn it is without replaying; NULL for the games stored
+    # before revision 0004 until their next action.
+    to_move: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # Who may re-invite a seat never taken: the holder of the host token (given once, at
+    # creation), or the account signed in when the game was created.
+    host_token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    host_account_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class SeatRow(Base):
@@ -84,6 +123,10 @@ class SeatRow(Base):
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     claimed: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The account this seat belongs to (its cookie opens it without a token), if any.
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", name="fk_seats_account_id"), nullable=True, index=True
+    )
 
 
 class ActionRow(Base):
@@ -105,6 +148,7 @@ class SeatRecord:
     name: str | None = None
     token_hash: str | None = None
     claimed: bool = False
+    account_id: int | None = None  # never made public
 
     def public(self) -> dict[str, Any]:
         """What anyone may know of a seat: never its token."""
@@ -131,6 +175,9 @@ class GameRecord:
     is_over: bool = False
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     updated_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    to_move: tuple[int, ...] | None = None  # None: not known without replaying (pre-0004)
+    host_token_hash: str | None = None
+    host_account_id: int | None = None
 
     def with_seat(self, seat: SeatRecord) -> GameRecord:
         seats = tuple(seat if s.player == seat.player else s for s in self.seats)
@@ -146,11 +193,13 @@ class NewAction:
     player: int
     action: str
     is_over: bool
+    to_move: tuple[int, ...] | None = None  # the seats to move after it (None: unknown)
 
 
 @dataclass(frozen=True)
 class SeatChange:
-    """A seat's new name, token and claim, stored if its token is still the expected one."""
+    """A seat's new name, token, claim and account, stored if its token is still the
+    expected one."""
 
     game_id: str
     seat: SeatRecord
@@ -159,6 +208,21 @@ class SeatChange:
 
 # What a group commit stores: a new game (with its seats), a seat's change, an action.
 Write = GameRecord | SeatChange | NewAction
+
+
+@dataclass(frozen=True)
+class AccountRecord:
+    id: int
+    name: str
+    name_key: str
+    password_hash: str
+    email: str | None = None
+    notify: bool = True
+    is_bot: bool = False
+
+
+class NameTaken(Exception):  # noqa: N818 - it names a situation
+    """An account with that name (ignoring case) exists already."""
 
 
 class StaleWrite(Exception):  # noqa: N818 - it names a situation, not a failure of ours
@@ -386,6 +450,120 @@ class Repository:
         with self.engine.connect() as conn:
             return [r.id for r in conn.execute(query).all()]
 
+    # ---- accounts and sessions (written directly: rare, each its own transaction) -----
+    def create_account(
+        self, name: str, name_key: str, password_hash: str, email: str | None
+    ) -> AccountRecord:
+        """A new account; raises ``NameTaken`` if its name_key is taken."""
+        try:
+            with self.engine.begin() as conn:
+                new_id = conn.execute(
+                    insert(AccountRow)
+                    .values(
+                        name=name,
+                        name_key=name_key,
+                        password_hash=password_hash,
+                        email=email,
+                        notify=True,
+                        is_bot=False,
+                        created_at=datetime.now(UTC),
+                    )
+                    .returning(AccountRow.id)
+                ).scalar_one()
+        except IntegrityError as error:
+            raise NameTaken(name) from error
+        return AccountRecord(new_id, name, name_key, password_hash, email)
+
+    def account_by_key(self, name_key: str) -> AccountRecord | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(AccountRow).where(AccountRow.name_key == name_key)).first()
+        return _account(row) if row is not None else None
+
+    def account_by_id(self, account_id: int) -> AccountRecord | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(AccountRow).where(AccountRow.id == account_id)).first()
+        return _account(row) if row is not None else None
+
+    def update_account(self, account_id: int, **values: Any) -> None:
+        """Change ``email``, ``notify`` or ``password_hash`` of an account."""
+        with self.engine.begin() as conn:
+            conn.execute(update(AccountRow).where(AccountRow.id == account_id).values(**values))
+
+    def create_session(self, session_hash: str, account_id: int, expires_at: datetime) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(SessionRow).values(
+                    id=session_hash,
+                    account_id=account_id,
+                    created_at=datetime.now(UTC),
+                    expires_at=expires_at,
+                )
+            )
+
+    def session(self, session_hash: str) -> tuple[int, datetime] | None:
+        """The account and expiry of a session, or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(SessionRow.account_id, SessionRow.expires_at).where(
+                    SessionRow.id == session_hash
+                )
+            ).first()
+        return (row.account_id, _aware(row.expires_at)) if row is not None else None
+
+    def delete_sessions(
+        self,
+        *,
+        session_hash: str | None = None,
+        account_id: int | None = None,
+        keep: str | None = None,
+    ) -> None:
+        """Delete one session, or every session of an account (but ``keep``), and the
+        expired ones of everybody."""
+        with self.engine.begin() as conn:
+            if session_hash is not None:
+                conn.execute(delete(SessionRow).where(SessionRow.id == session_hash))
+            if account_id is not None:
+                query = delete(SessionRow).where(SessionRow.account_id == account_id)
+                if keep is not None:
+                    query = query.where(SessionRow.id != keep)
+                conn.execute(query)
+            conn.execute(delete(SessionRow).where(SessionRow.expires_at < datetime.now(UTC)))
+
+    def games_of_account(
+        self, account_id: int, finished: int = 20, unfinished: int = 1000
+    ) -> list[tuple[GameRecord, int]]:
+        """(game, the account's seat) of every unfinished game the account has a seat in
+        (at most ``unfinished``) and of its ``finished`` most recently finished ones."""
+        base = (
+            select(GameRow, SeatRow.player.label("my_seat"))
+            .join(SeatRow, SeatRow.game_id == GameRow.id)
+            .where(SeatRow.account_id == account_id)
+        )
+        with self.engine.connect() as conn:
+            rows: list[Any] = list(
+                conn.execute(
+                    base.where(GameRow.is_over.is_(False))
+                    .order_by(GameRow.updated_at.desc(), GameRow.id)
+                    .limit(unfinished)
+                ).all()
+            )
+            rows += conn.execute(
+                base.where(GameRow.is_over.is_(True))
+                .order_by(GameRow.updated_at.desc(), GameRow.id)
+                .limit(finished)
+            ).all()
+            if not rows:
+                return []
+            seats = conn.execute(
+                select(SeatRow)
+                .where(SeatRow.game_id.in_([r.id for r in rows]))
+                .order_by(SeatRow.game_id, SeatRow.player)
+            ).all()
+        by_game: dict[str, list[Any]] = {}
+        for seat in seats:
+            by_game.setdefault(seat.game_id, []).append(seat)
+        return [(_record(row, by_game.get(row.id, [])), row.my_seat) for row in rows]
+
 
 class _SomeRefused(Exception):  # noqa: N818 - internal signal, never leaves this module
     """A write of a group was refused (a stale version or seat): roll the group back."""
@@ -419,6 +597,9 @@ def _insert_games(conn: Connection, records: Sequence[GameRecord]) -> None:
                 "is_over": r.is_over,
                 "created_at": r.created_at,
                 "updated_at": r.updated_at,
+                "to_move": _to_move_text(r.to_move),
+                "host_token_hash": r.host_token_hash,
+                "host_account_id": r.host_account_id,
             }
             for r in records
         ],
@@ -434,6 +615,7 @@ def _insert_games(conn: Connection, records: Sequence[GameRecord]) -> None:
                 "name": s.name,
                 "token_hash": s.token_hash,
                 "claimed": s.claimed,
+                "account_id": s.account_id,
             }
             for r in records
             for s in r.seats
@@ -450,7 +632,12 @@ def _change_seat(conn: Connection, change: SeatChange) -> bool:
             SeatRow.player == seat.player,
             SeatRow.token_hash == change.expected_token_hash,
         )
-        .values(name=seat.name, token_hash=seat.token_hash, claimed=seat.claimed)
+        .values(
+            name=seat.name,
+            token_hash=seat.token_hash,
+            claimed=seat.claimed,
+            account_id=seat.account_id,
+        )
     )
     return changed.rowcount == 1
 
@@ -464,10 +651,13 @@ def _append_actions(conn: Connection, actions: Sequence[NewAction]) -> bool:
     few times a transaction, not twice a game.
     """
     expected = [(a.game_id, a.number - 1) for a in actions]
+    to_move = case(
+        {a.game_id: _to_move_text(a.to_move) for a in actions}, value=GameRow.id, else_=None
+    )
     moved = conn.execute(
         update(GameRow)
         .where(tuple_(GameRow.id, GameRow.version).in_(expected))
-        .values(version=GameRow.version + 1, updated_at=datetime.now(UTC))
+        .values(version=GameRow.version + 1, updated_at=datetime.now(UTC), to_move=to_move)
     )
     if moved.rowcount != len(actions):
         return False
@@ -492,7 +682,9 @@ def _record(row: Any, seats: Sequence[Any]) -> GameRecord:
         seed=row.seed,
         options=dict(row.options or {}),
         seats=tuple(
-            SeatRecord(s.player, s.kind, s.level, s.name, s.token_hash, bool(s.claimed))
+            SeatRecord(
+                s.player, s.kind, s.level, s.name, s.token_hash, bool(s.claimed), s.account_id
+            )
             for s in seats
         ),
         listed=bool(row.listed),
@@ -501,7 +693,32 @@ def _record(row: Any, seats: Sequence[Any]) -> GameRecord:
         is_over=bool(row.is_over),
         created_at=_aware(row.created_at),
         updated_at=_aware(row.updated_at),
+        to_move=_to_move_tuple(row.to_move),
+        host_token_hash=row.host_token_hash,
+        host_account_id=row.host_account_id,
     )
+
+
+def _account(row: Any) -> AccountRecord:
+    return AccountRecord(
+        row.id,
+        row.name,
+        row.name_key,
+        row.password_hash,
+        row.email,
+        bool(row.notify),
+        bool(row.is_bot),
+    )
+
+
+def _to_move_text(to_move: Sequence[int] | None) -> str | None:
+    return None if to_move is None else ",".join(str(p) for p in to_move)
+
+
+def _to_move_tuple(text: str | None) -> tuple[int, ...] | None:
+    if text is None:
+        return None
+    return tuple(int(p) for p in text.split(",") if p)
 
 
 def _aware(moment: datetime) -> datetime:
