@@ -27,6 +27,15 @@ def test_wilson_interval_matches_known_values() -> None:
     assert wilson_interval(0, 0) == (0.0, 1.0)
 
 
+@pytest.mark.parametrize("games", [1, 7, 30, 200])
+def test_wilson_interval_always_holds_the_rate(games: int) -> None:
+    """At 100% rounding alone left the rate above the interval (30 of 30: high was
+    0.9999999999999999), and the chart's error bar negative."""
+    for points in (0, games / 3, games / 2, games):
+        low, high = wilson_interval(points, games)
+        assert 0.0 <= low <= points / games <= high <= 1.0
+
+
 def test_pairwise_score_from_a_multiplayer_share() -> None:
     assert pairwise_score(0.25, 4) == pytest.approx(0.5)
     assert pairwise_score(1.0, 4) == 1.0

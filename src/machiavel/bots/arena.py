@@ -113,7 +113,9 @@ def wilson_interval(points: float, games: int) -> tuple[float, float]:
     denominator = 1 + Z_95**2 / games
     centre = (rate + Z_95**2 / (2 * games)) / denominator
     spread = Z_95 * math.sqrt(rate * (1 - rate) / games + Z_95**2 / (4 * games**2)) / denominator
-    return max(0.0, centre - spread), min(1.0, centre + spread)
+    # The interval holds the rate itself: at 0% or 100% rounding alone would leave it out
+    # (and a chart's error bar negative).
+    return min(rate, max(0.0, centre - spread)), max(rate, min(1.0, centre + spread))
 
 
 def pairwise_score(share: float, players: int) -> float:
