@@ -94,6 +94,10 @@ def test_sign_up_sets_a_session_cookie_and_me_answers(client: TestClient) -> Non
         "notify": True,
     }
     assert Device(client).call("GET", "/api/me").status_code == 401
+    assert device.call("GET", "/api/session").json() == {
+        "account": {"name": "Ada", "email": "ada@example.org", "notify": True}
+    }
+    assert Device(client).call("GET", "/api/session").json() == {"account": None}
     stored = client.app.state.service.repo.session(  # type: ignore[attr-defined]
         device.session
     )

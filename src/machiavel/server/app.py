@@ -45,6 +45,7 @@ from machiavel.server.schemas import (
     MeOut,
     MyGamesOut,
     ReadOnlyOut,
+    SessionOut,
     SignInIn,
     SignUpIn,
     StaleOut,
@@ -402,6 +403,13 @@ def _add_account_routes(app: FastAPI, service: GameService, accounts: Accounts) 
             COOKIE, path="/", httponly=True, samesite="lax", secure=request.url.scheme == "https"
         )
         return answer
+
+    @app.get("/api/session", response_model=SessionOut, responses=ERRORS)
+    async def session(request: Request) -> Any:
+        """Who this browser is signed in as, ``{"account": null}`` if nobody (always 200:
+        what a page asks first, where a 401 would be noise)."""
+        account = await _account(request, accounts)
+        return JSONResponse({"account": me(account) if account is not None else None})
 
     @app.get("/api/me", response_model=MeOut, responses=ERRORS)
     async def who_am_i(request: Request) -> Any:

@@ -69,6 +69,10 @@ class MeOut(AccountOut):
     notify: bool
 
 
+class SessionOut(BaseModel):
+    account: MeOut | None = Field(description="the signed-in account; null: nobody")
+
+
 class ClaimIn(Strict):
     token: StrictStr = Field(description="the token of the seat to keep in your account")
 

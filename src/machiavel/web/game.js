@@ -1,6 +1,7 @@
 // The page of one game: the board of its game module, the choices, the players, the log,
 // the end screen; kept up to date over a WebSocket.
 import { api, gamePath, Live, mySeat, rememberSeat, forgetSeat, invitesOf, inviteLink, myName, rememberName } from "./api.js";
+import { me, signedIn, accountPanel } from "./account.js";
 import { Chooser, DONE } from "./choices.js";
 import { h, clear } from "./dom.js";
 import { t, logEntries, logLine } from "./i18n.js";
@@ -12,7 +13,11 @@ export class GamePage {
     this.root = root;
     this.gameId = gameId;
     this.spectate = spectate;
-    this.token = spectate ? null : token || (mySeat(gameId) || {}).token || null;
+    this.addressToken = spectate ? null : token || null; // an invite link's token, if any
+    this.addressRefused = false; // the address's token opens no seat (kept: what we had)
+    this.refusedToken = null;
+    this.accountSeat = null; // the seat the signed-in account holds in this game
+    this.token = null;
     this.state = null;
     this.log = [];
     this.chooser = null;
@@ -26,20 +31,22 @@ export class GamePage {
 
   async start() {
     clear(this.root).append(h("p", { class: "muted" }, t("loading")));
-    const { status, data } = await this.fetchState(0);
-    if (status === 403 && this.token) {
-      // An old token (the seat was taken again): watch as a spectator instead.
-      forgetSeat(this.gameId);
-      this.token = null;
-      this.notice = { kind: "error", text: t("token_refused") };
-      return this.start();
-    }
+    await me();
+    const { status, data } = await this.openSeat();
     if (status !== 200) {
       clear(this.root).append(h("p", { class: "error" }, data.detail || t("error")), h("a", { href: "#/" }, t("back_to_lobby")));
       return;
     }
     this.module = boardOf(data.game);
-    if (this.token && data.player !== null) rememberSeat(this.gameId, data.player, this.token);
+    if (this.addressRefused) {
+      // Never a reason to drop the seat this browser or account holds: say so, offer to sign in.
+      this.notice = { kind: "error", text: t(data.player !== null ? "address_token_refused" : "address_token_refused_watch") };
+    }
+    this.accountSeat = null;
+    if (signedIn() && !this.spectate) {
+      const byCookie = this.token ? await this.fetchWith(null, 0) : { status, data };
+      if (byCookie.status === 200) this.accountSeat = byCookie.data.player;
+    }
     if (location.hash.includes("token=")) {
       // An invite link: this browser keeps the token; the address bar no longer shows it.
       history.replaceState(null, "", `#/game/${encodeURIComponent(this.gameId)}`);
@@ -60,9 +67,51 @@ export class GamePage {
   }
 
   async fetchState(logFrom) {
+    return this.fetchWith(this.token, logFrom);
+  }
+
+  async fetchWith(token, logFrom = 0) {
     const query = new URLSearchParams({ log_from: String(logFrom) });
-    if (this.token) query.set("token", this.token);
+    if (token) query.set("token", token);
     return api("GET", `${gamePath(this.gameId)}?${query}`);
+  }
+
+  /**
+   * Which seat this page plays: the address's token (an invite link), else the token this
+   * browser keeps, else the signed-in account's seat (the cookie), else none (watching).
+   * A token in the address that is refused never replaces nor removes the kept one: a
+   * stale or wrong link cannot take a seat away.
+   */
+  async openSeat() {
+    const kept = this.spectate ? null : (mySeat(this.gameId) || {}).token || null;
+    this.token = null;
+    // A token already refused is not asked again (after signing in, say).
+    this.addressRefused = this.addressToken !== null && this.addressToken === this.refusedToken;
+    if (this.addressToken && this.addressToken !== kept && !this.addressRefused) {
+      const answer = await this.fetchWith(this.addressToken);
+      if (answer.status === 200 && answer.data.player !== null) {
+        this.token = this.addressToken;
+        // Kept only if this browser held no working seat token for this game.
+        const keptWorks = kept && (await this.fetchWith(kept)).status === 200;
+        if (!keptWorks) rememberSeat(this.gameId, answer.data.player, this.token);
+        return answer;
+      }
+      if (answer.status !== 403) return answer;
+      this.addressRefused = true;
+      this.refusedToken = this.addressToken;
+    }
+    if (kept) {
+      const answer = await this.fetchWith(kept);
+      if (answer.status === 200) {
+        this.token = kept;
+        return answer;
+      }
+      if (answer.status !== 403) return answer;
+      // This browser's own token no longer opens the seat (it was taken again with it).
+      forgetSeat(this.gameId);
+      if (!this.addressRefused) this.notice = { kind: "error", text: t("token_refused") };
+    }
+    return this.fetchWith(null); // the account's seat, if signed in; else watching
   }
 
   // ---- state --------------------------------------------------------------------------
@@ -96,8 +145,9 @@ export class GamePage {
   setConnection(status, reason) {
     this.connection = status;
     if (status === "seat-taken") {
-      forgetSeat(this.gameId);
-      this.flash("error", t("seat_taken_elsewhere") + (reason ? ` (${reason})` : ""));
+      // Only this socket's own token is dropped, never another one this browser keeps.
+      if ((mySeat(this.gameId) || {}).token === this.token) forgetSeat(this.gameId);
+      this.flash("error", t("seat_taken_elsewhere") + (reason ? ` (${reason})` : "") + " " + t("seat_taken_sign_in"));
     } else if (status === "read-only" && reason) {
       this.flash("error", reason);
     }
@@ -170,7 +220,7 @@ export class GamePage {
   }
 
   async joinSeat(seat) {
-    let name = (this.root.querySelector("#join-name") || {}).value || myName();
+    let name = (this.root.querySelector("#join-name") || {}).value || myName() || (signedIn() || {}).name || "";
     name = name.trim();
     if (!name) {
       this.flash("error", t("name_needed"));
@@ -183,15 +233,46 @@ export class GamePage {
       this.flash("error", data.detail || t("error"));
       return;
     }
-    this.token = data.token;
     this.spectate = false;
+    this.addressToken = null;
     rememberSeat(this.gameId, data.player, data.token);
     history.replaceState(null, "", `#/game/${encodeURIComponent(this.gameId)}`);
+    await this.restart();
+  }
+
+  async restart() {
     this.stop();
     this.log = [];
     this.state = null;
     this.chooser = null;
     await this.start();
+  }
+
+  async keepSeat() {
+    const { status, data } = await api("POST", gamePath(this.gameId, "/claim"), { token: this.token });
+    if (status !== 200) {
+      this.flash("error", data.detail || t("error"));
+      return;
+    }
+    this.accountSeat = data.player;
+    this.flash("info", t("seat_kept"));
+    this.render();
+  }
+
+  /** Signed out: the sign-in form (seated, to keep the seat; after a refused link, to
+   * find one's seat). Signed in: keep a seat held by token in the account. */
+  accountBox() {
+    const state = this.state;
+    const seated = state.player !== null;
+    if (!signedIn()) {
+      if (!seated && !this.addressRefused) return null;
+      const intro = seated ? t("sign_in_to_keep") : t("seat_taken_sign_in");
+      return accountPanel(() => this.restart(), { intro, id: "game-account" });
+    }
+    if (!seated || state.is_over) return null;
+    if (this.accountSeat === state.player) return h("p", { class: "muted account-seat" }, t("seat_in_account"));
+    if (!this.token) return null;
+    return h("p", {}, h("button", { id: "keep-seat", onclick: () => this.keepSeat() }, t("keep_seat")));
   }
 
   // ---- drawing ------------------------------------------------------------------------
@@ -254,6 +335,7 @@ export class GamePage {
           this.statusLine(),
           this.choiceBar(ctx, onBoard),
           this.joinPrompt(),
+          this.accountBox(),
           this.seatList(),
           this.invites(),
           this.allActions(),

@@ -2,6 +2,7 @@
 import { api, gamePath, mySeats, rememberSeat, rememberInvites, myName, rememberName } from "./api.js";
 import { h, clear } from "./dom.js";
 import { t } from "./i18n.js";
+import { me, signedIn, myGames, accountPanel } from "./account.js";
 import { playerBadge, seatName } from "./players.js";
 
 const LEVELS = ["easy", "medium", "hard", "expert"];
@@ -11,6 +12,7 @@ export class LobbyPage {
     this.root = root;
     this.catalog = null;
     this.games = [];
+    this.accountGames = []; // GET /api/me/games when signed in: your turn first
     this.form = { game: null, players: null, options: {}, seats: [], sit: true, listed: true };
     this.timer = null;
     this.error = null;
@@ -23,6 +25,7 @@ export class LobbyPage {
     const rank = (id) => (order.includes(id) ? order.indexOf(id) : order.length);
     this.catalog.games.sort((a, b) => rank(a.id) - rank(b.id) || a.id.localeCompare(b.id));
     if (this.catalog.games.length) this.selectGame(this.catalog.games[0].id);
+    await me();
     await this.refresh();
     this.timer = setInterval(() => this.refresh(), 4000);
   }
@@ -33,6 +36,7 @@ export class LobbyPage {
 
   async refresh() {
     const { status, data } = await api("GET", "/api/games?status=all&limit=100");
+    this.accountGames = signedIn() ? await myGames() : [];
     if (status === 200) {
       this.games = data.games;
       this.renderLists();
@@ -64,7 +68,12 @@ export class LobbyPage {
       h(
         "div",
         { class: "lobby" },
-        h("section", { class: "panel you" }, h("label", {}, t("your_name"), " ", h("input", { id: "lobby-name", value: myName(), maxlength: 40, autocomplete: "nickname", onchange: (e) => rememberName(e.target.value.trim()) }))),
+        h(
+          "section",
+          { class: "panel you" },
+          h("label", {}, t("your_name"), " ", h("input", { id: "lobby-name", value: myName() || (signedIn() || {}).name || "", maxlength: 40, autocomplete: "nickname", onchange: (e) => rememberName(e.target.value.trim()) })),
+          accountPanel(() => this.accountChanged()),
+        ),
         this.createForm(),
         h("section", { class: "panel", id: "my-games" }),
         h("section", { class: "panel", id: "open-games" }),
@@ -73,6 +82,11 @@ export class LobbyPage {
       ),
     );
     this.renderLists();
+  }
+
+  async accountChanged() {
+    this.root.querySelector(".lobby")?.remove();
+    await this.refresh();
   }
 
   name() {
@@ -194,8 +208,9 @@ export class LobbyPage {
   // ---- the lists ---------------------------------------------------------------------
   renderLists() {
     const mine = mySeats();
+    const inAccount = new Set(this.accountGames.map((g) => g.id));
     const sections = {
-      "my-games": [t("my_games"), this.games.filter((g) => mine[g.id] && !g.is_over)],
+      "my-games": [t("my_games"), this.games.filter((g) => mine[g.id] && !g.is_over && !inAccount.has(g.id))],
       "open-games": [t("open_games"), this.games.filter((g) => g.status === "open")],
       "running-games": [t("running_games"), this.games.filter((g) => g.status === "running")],
       "finished-games": [t("finished_games"), this.games.filter((g) => g.status === "finished").slice(0, 20)],
@@ -203,8 +218,29 @@ export class LobbyPage {
     for (const [id, [title, games]] of Object.entries(sections)) {
       const node = this.root.querySelector("#" + id);
       if (!node) continue;
-      clear(node).append(h("h2", {}, title), games.length ? h("ul", { class: "game-list" }, games.map((g) => this.entry(g, mine))) : h("p", { class: "muted" }, t("none")));
+      const accountList = id === "my-games" && this.accountGames.length ? h("ul", { class: "game-list account-games" }, this.accountGames.map((g) => this.accountEntry(g))) : null;
+      const list = games.length ? h("ul", { class: "game-list" }, games.map((g) => this.entry(g, mine))) : accountList ? null : h("p", { class: "muted" }, t("none"));
+      clear(node).append(h("h2", {}, title), accountList, list);
     }
+  }
+
+  /** A game of the signed-in account (GET /api/me/games): your turn first. */
+  accountEntry(game) {
+    const link = `#/game/${encodeURIComponent(game.id)}`;
+    const since = game.waiting_since ? new Date(game.waiting_since).toLocaleString() : null;
+    return h(
+      "li",
+      { class: "game-entry" + (game.your_turn ? " your-turn" : ""), "data-id": game.id, "data-status": game.status, "data-your-turn": game.your_turn ? "yes" : "no" },
+      h("strong", {}, t(`game.${game.game}`, {}, game.title)),
+      " ",
+      h("span", { class: "muted" }, game.id),
+      " ",
+      h("span", { class: "tag" }, t("status." + game.status)),
+      game.your_turn ? [" ", h("span", { class: "tag your-turn-tag" }, t("your_turn_tag"))] : null,
+      since ? h("span", { class: "muted" }, " ", t("waiting_since", { time: since })) : null,
+      h("div", { class: "seats-line" }, game.seats.map((seat) => h("span", { class: "seat-chip" }, playerBadge(seat.player), " ", seatName(game.seats, seat.player)))),
+      h("div", { class: "entry-actions" }, game.status === "finished" ? h("a", { class: "button", href: `#/replay/${encodeURIComponent(game.id)}` }, t("replay")) : h("a", { class: "button", href: link }, t("resume"))),
+    );
   }
 
   entry(game, mine) {
