@@ -202,7 +202,8 @@ class FastActions:
 
     Only a body the route would accept is played here: a JSON object (content type JSON
     or none) with a string ``action`` of at most 2,000 characters, an integer
-    ``version``, maybe a string ``token``, and nothing else. Any other request goes on to
+    ``version``, a string ``token``, and nothing else (without a token the route reads the
+    session cookie and checks the Origin: accounts). Any other request goes on to
     the route, which refuses it as documented; refusals of the game (400, 403, 404, 409,
     503) are the same ``ApiError`` answers as the route's.
     """
