@@ -15,7 +15,7 @@ from machiavel.core.rng import Rng
 from machiavel.games.guildes.count import count_votes
 from machiavel.games.guildes.data import COPIES, GUILD_COUNT, GUILD_INDEX, REMOVED, TIES_IGNORED
 from machiavel.games.guildes.hidden import hands_seen, known_discard
-from machiavel.games.guildes.rules import DRAFT, PLACE, REDISTRIBUTE, TRICKS, GuildesState
+from machiavel.games.guildes.rules import DRAFT, PLACE, REDISTRIBUTE, GuildesState
 
 GAME = machiavel.game("guildes")
 seeds = st.integers(min_value=0, max_value=2**48)
@@ -58,6 +58,25 @@ def kept_from_log(state: GuildesState, player: int) -> list[int]:
     for row in state.draft_log:
         kept[row[player]] += 1
     return kept
+
+
+def shown_from_kept(state: GuildesState, player: int) -> list[int]:
+    """What ``player`` showed of their kept cards: drafted, less the card given plus the one
+    received at the Redistribution (G6), less what is still hidden (in hand, face down, or
+    discarded face down, E's card taken back apart, G7)."""
+    kept = kept_from_log(state, player)
+    if state.red_out[player] >= 0:
+        kept[state.red_out[player]] -= 1
+        kept[state.red_in[player]] += 1
+    hidden = state.kept[player][:]
+    for card in state.face_down[player]:
+        hidden[card] += 1
+    if state.hand_discarded[player]:
+        hidden = state.hand_discards[player][:]
+        holder, back, _ = state.e_record
+        if holder == player:
+            hidden[back] -= 1
+    return [kept[g] - hidden[g] for g in range(GUILD_COUNT)]
 
 
 @pytest.mark.parametrize(("players", "events", "tricks"), SETUPS)
@@ -173,24 +192,17 @@ def test_resample_keeps_all_the_player_has_seen(
     assert world.card_totals() == state.card_totals()
     assert hands_seen(world, player) == hands_seen(state, player)  # drafting remembered
     assert known_discard(world, player) == known_discard(state, player)
+    if world.red_out[player] >= 0:  # the cards given at the Redistribution, dealt again
+        assert sorted(world.red_out) == sorted(world.red_in)
     for other in range(players):
-        if other == player or world.hand_discarded[other]:
+        if other == player:
             continue
-        # a player's kept cards hold at least what they showed (and the pending choice)
-        kept = kept_from_log(world, other)
+        # a player's kept cards hold exactly what they showed besides their hidden cards
         if state.phase == DRAFT:
-            assert kept == world.kept[other]
-        elif world.red_out[other] < 0:
-            hidden = world.kept[other][:]
-            for card in world.face_down[other]:
-                hidden[card] += 1
-            shown = [kept[g] - hidden[g] for g in range(GUILD_COUNT)]
-            truth = [
-                a - b for a, b in zip(kept_from_log(state, other), state.kept[other], strict=True)
-            ]
-            for card in state.face_down[other]:
-                truth[card] -= 1
-            assert shown == truth
+            assert kept_from_log(world, other) == world.kept[other]
+        else:
+            assert shown_from_kept(world, other) == shown_from_kept(state, other)
+            assert min(world.kept[other]) >= 0 and min(world.hand_discards[other]) >= 0
         choice = world.pending[other]
         if choice is not None:
             source = world.packets[other] if world.phase == DRAFT else world.kept[other]
@@ -205,10 +217,11 @@ def test_resample_keeps_all_the_player_has_seen(
 def test_resample_depends_only_on_what_the_player_knows(
     players: int, events: bool, tricks: bool, seed: int, fraction: float, data: st.DataObject
 ) -> None:
-    """Two states the player cannot tell apart give the same world for the same draws,
-    while no card has moved through a hidden Redistribution or a Coup Tordu discard."""
+    """Two states the player cannot tell apart give the same world for the same draws, in
+    every phase: hidden Redistribution exchanges (G6) and face-down Coup Tordu discards (G7)
+    included."""
     state = part_played(players, seed, events, tricks, fraction)
-    if state.phase == TRICKS or state.is_over or any(out >= 0 for out in state.red_out):
+    if state.is_over:
         return
     player = data.draw(st.integers(0, players - 1))
     other_truth = state.resample(player, Rng(seed + 3))

@@ -404,6 +404,26 @@ def test_y6_ending_on_another_players_city_pays_a_card_of_the_movers_choice() ->
     assert "violet" not in text and "a card to player 1" in text
 
 
+def test_y6_a_city_fees_card_stays_hidden_in_a_third_players_worlds() -> None:
+    """Issue 12: in the worlds of a player who did not see the fee's card, the payer and the
+    owner know of each other's cards only what everyone saw; they keep what they saw."""
+    state = rig(
+        new(),
+        markers={"22": OR},
+        ships={0: ["23"]},
+        cities={"22": 1},
+        hands={0: "orange,green,violet"},
+    )
+    state.apply(0, "move 23>22 pay orange fee violet")
+    public = state.view(None)["player_info"]
+    for seed in range(5):
+        world = state.resample(2, Rng(seed))
+        assert world.view(0)["player_info"][1]["known_cards"] == public[1]["known_cards"]
+        assert world.view(1)["player_info"][0]["known_cards"] == public[0]["known_cards"]
+        for concerned in (0, 1):
+            assert state.resample(concerned, Rng(seed)).view(concerned) == state.view(concerned)
+
+
 def test_y6_no_fee_without_a_card_left() -> None:
     state = rig(new(), markers={"22": OR}, ships={0: ["23"]}, cities={"22": 1}, hands={0: "orange"})
     assert legal(state, "move") == ["move 23>22 pay orange"]

@@ -10,49 +10,57 @@ What player ``p`` knows, and so what a resampled state keeps:
   yet, the deck and the unknown part of the discard pile form the *pool*: anything ``p``
   cannot locate. A resample moves cards only inside a segment (between the players who
   visited it, or the packet's present holder) or inside the pool.
-- what each player has placed this round was in their kept cards: a player's kept cards
-  must contain the cards they showed;
+- what each player has shown this round (cards placed face up, E's card) was in their kept
+  cards: their drafted cards, less the card they gave at the Redistribution (G6) plus the
+  one they received. Who gave what to whom is hidden: only ``p``'s own exchange is known.
 - the discard pile: the cards ``p`` can tell are in it (their own discards, cards
   discarded face up, and what the drafting of finished rounds proves others kept but did
-  not place) stay there; the rest of it is pooled with the deck.
+  not place) stay there; the rest of the earlier rounds' discards is pooled with the deck.
+  The unplaced cards others discarded face down this round (G7) are whatever their kept
+  cards hold besides what they showed, so they are redrawn with them. Cards drawn by D
+  must have been in the pile before the draw.
 
-While every player's kept cards are unconstrained (drafting, Redistribution choice, placing
-before the first reveal) each segment and the pool are shuffled uniformly; the result
-depends only on what ``p`` knows. Once cards have been shown, a random assignment meeting
-every player's shown cards is built from ``p``'s knowledge alone, then mixed by random
-exchanges. After a Redistribution (whose given and received cards are hidden) the mixing
-starts from the true assignment instead; so do the kept cards of a player who has already
-discarded them in the Coup Tordu phase, which stay as they are.
+While no player has shown a card of the current round, each segment and the pool are
+shuffled uniformly. Otherwise a random assignment meeting everything above is built from
+``p``'s knowledge alone, then mixed by random exchanges. Either way the world depends only
+on what ``p`` knows and on ``rng`` (the honesty tests check it); only the records of
+finished rounds, which ``known_discard`` reads, and the history are kept as they are.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from machiavel.core.contract import JsonDict
 from machiavel.core.rng import Rng
-from machiavel.games.guildes.data import GUILD_COUNT
+from machiavel.games.guildes.data import DRAW, GUILD_COUNT
 from machiavel.games.guildes.rules import DRAFT, OVER, PLACE, REDISTRIBUTE, zeros
 
 if TYPE_CHECKING:
     from machiavel.games.guildes.rules import GuildesState
 
 POOL = -1
-SLOT, PACKET, DECK, FREE, DRAWN = range(5)
+NO_GROUP = -2  # an option taking no card from a group: the observer's Redistribution card
+SLOT, PACKET, DECK, FREE = range(4)
 GUILDS = range(GUILD_COUNT)
 SEARCH_BUDGET = 20_000  # nodes; the search almost always succeeds within a few hundred
-MIXING_AFTER_BUILD = 2  # exchanges tried per movable card
-MIXING_FROM_TRUTH = 8
+SEARCH_ATTEMPTS = 3  # with a budget, each in a new random order; then one without
+MIXING = 2  # exchanges tried per movable card
+
+# A source for one required card: (group, pile, giver, receiver), see ``Plan``.
+Option = tuple[int, int, int, int]
 
 
 def resample(state: GuildesState, player: int, rng: Rng) -> GuildesState:
     world = state.clone()
-    if state.phase == OVER:
-        return world
     world.rng = rng.fork()  # future draws (D, Redistribution, deals) are unknown too
     future = sorted(state.event_order[state.round + 1 :])
     rng.shuffle(future)
     world.event_order = state.event_order[: state.round + 1] + future
-    Redraw(world, player, known_discard(state, player), rng).run()
+    # Once the game is over the last round is among the records, but its hidden cards (the
+    # others' Redistribution, G6) are still hidden: they are redrawn like a round going on.
+    earlier = state.records[:-1] if state.phase == OVER else state.records
+    Redraw(world, player, discard_known_from(earlier, player), rng).run()
     return world
 
 
@@ -94,13 +102,18 @@ def hands_seen(state: GuildesState, player: int) -> list[list[int]]:
 
 
 def known_discard(state: GuildesState, player: int) -> list[int]:
-    """Cards ``player`` can tell are in the discard pile after the finished rounds.
+    """Cards ``player`` can tell are in the discard pile after the finished rounds."""
+    return discard_known_from(state.records, player)
+
+
+def discard_known_from(records: list[JsonDict], player: int) -> list[int]:
+    """Cards ``player`` can tell are in the discard pile after the rounds ``records`` tell.
 
     A lower bound, kept sound through every change: a card drawn by D from the pile may
     have been any of them, so one known card of its guild is forgotten.
     """
     known = zeros()
-    for record in state.records:
+    for record in records:
         kept_by_others = known_kept_by_others(record["draft_log"], record["direction"], player)
         gave, got = record["red_out"][player], record["red_in"][player]
         e_holder, e_back, e_out = record["e"]
@@ -121,29 +134,112 @@ def known_discard(state: GuildesState, player: int) -> list[int]:
 
 
 class Redraw:
-    """The hidden cards of the world as positions, each in a group it may not leave."""
+    """The hidden cards of the world as positions, each in a group it may not leave.
+
+    A position holds one card: a drafted card of another player (``SLOT``), a card of a
+    packet being drafted, of the deck, or of the part of the discard pile the observer
+    cannot identify (``FREE``). Each drafted card and each ``FREE`` card belongs to a *pile*
+    that must hold some cards: pile ``q`` is what player ``q`` kept (their drafted cards,
+    less the Redistribution card given, plus the one received), which holds every card
+    ``q`` showed; pile ``free_pile`` (numbered after the players) is the unknown part of
+    the discard pile, which may have to hold a card D drew.
+    """
 
     def __init__(self, world: GuildesState, player: int, known: list[int], rng: Rng) -> None:
         self.world, self.player, self.rng = world, player, rng
         self.n = world.n
+        self.free_pile = world.n
+        self.others = [q for q in range(world.n) if q != player]
+        self.redistributed = world.red_out[player] >= 0
+        self.shown = [self._shown_by(q) for q in range(world.n)] + [zeros()]
+        self._draw_facts()
+        # earlier rounds' discards the observer cannot identify: the pile as it was before
+        # D's draw, less what they know is there and this round's discards
+        self.free = [
+            world.discard[g] + self.truth_removed[g] - known[g] - world.round_adds[g]
+            for g in GUILDS
+        ]
+        self.unsourced = self._cards_needing_a_source(known)
         self.cards: list[int] = []
         self.kind: list[int] = []
         self.owner: list[int] = []
+        self.pile: list[int] = []
         self.where: list[int] = []
         self.group: list[int] = []
-        self.free = [max(0, world.discard[g] - known[g] - world.round_adds[g]) for g in GUILDS]
         self._collect()
         self.members: dict[int, list[int]] = {}
         for index, group in enumerate(self.group):
             self.members.setdefault(group, []).append(index)
-        self.kept_total = [self._slots_of(q) for q in range(self.n)]
-        self.need = [self._need_of(q) for q in range(self.n)]
+        self.gift_at = [-1] * self.n  # the position of each player's Redistribution card
+        self.received = [-1] * self.n
+        self.reserved = [zeros() for _ in range(self.n + 1)]  # cards D drew, by pile
+
+    # ---- what the observer knows of the round, beyond the drafting -----------------------
+    def _shown_by(self, q: int) -> list[int]:
+        """Cards ``q`` showed from their kept pile: those placed face up, and E's (G7)."""
+        world = self.world
+        if q == self.player:
+            return zeros()
+        shown = world.placed_round[q][:]
+        for card in world.face_down[q]:
+            shown[card] -= 1
+        holder, _, placed = world.e_record
+        if holder == q:
+            shown[placed] += 1
+        return shown
+
+    def _draw_facts(self) -> None:
+        """D (G7): what left the discard pile this round and what the observer knows of it.
+
+        While its holder chooses, the two cards drawn are out of the pile; once one is
+        placed, the other is back and the pile is short of the placed card only.
+        """
+        world, p = self.world, self.player
+        self.truth_removed = zeros()
+        self.must_hold: list[int] = []  # cards the pile surely held before the draw
+        self.removed: list[int] = []  # known cards out of the pile
+        self.hidden_draw = 0  # cards out of the pile the observer has not seen
+        holder, placed, returned = world.d_record
+        if world.drawn:
+            for card in world.drawn:
+                self.truth_removed[card] += 1
+            if world.waiting == (p,):
+                self.must_hold = world.drawn[:]
+                self.removed = world.drawn[:]
+            else:
+                self.hidden_draw = len(world.drawn)
+        elif holder >= 0:
+            self.truth_removed[placed] += 1
+            self.removed = [placed]
+            self.must_hold = [placed] + ([returned] if holder == p and returned >= 0 else [])
+
+    def _cards_needing_a_source(self, known: list[int]) -> list[int]:
+        """The cards D drew that the part of the pile the observer knows cannot explain."""
+        world, p = self.world, self.player
+        certain = known[:]
+        for g in GUILDS:
+            certain[g] += world.public_discards[g]
+            if world.tricks[p] < DRAW:  # the observer's own discards, if made before D
+                certain[g] += world.hand_discards[p][g]
+        unsourced = []
+        for card in self.must_hold:
+            if certain[card]:
+                certain[card] -= 1
+            else:
+                unsourced.append(card)
+        return unsourced
+
+    def discarded_before_draw(self) -> list[int]:
+        """Others whose face-down discards were in the pile when D drew (A-C holders)."""
+        world = self.world
+        return [q for q in self.others if world.hand_discarded[q] and world.tricks[q] < DRAW]
 
     # ---- positions --------------------------------------------------------------------
     def _add(self, card: int, kind: int, owner: int, where: int, group: int) -> None:
         self.cards.append(card)
         self.kind.append(kind)
         self.owner.append(owner)
+        self.pile.append(owner if kind == SLOT else self.free_pile if kind == FREE else -1)
         self.where.append(where)
         self.group.append(group)
 
@@ -159,7 +255,7 @@ class Redraw:
         world, p = self.world, self.player
         for step, row in enumerate(world.draft_log):
             for q, card in enumerate(row):
-                if q != p and not world.hand_discarded[q]:
+                if q != p:
                     group = self._segment(self._packet_at(q, step), step)
                     self._add(card, SLOT, q, step, group)
         if world.phase == DRAFT:
@@ -175,41 +271,27 @@ class Redraw:
         for g in GUILDS:
             for _ in range(self.free[g]):
                 self._add(g, FREE, -1, 0, POOL)
-        if world.drawn and world.waiting != (p,):
-            for card in world.drawn:
-                self._add(card, DRAWN, -1, 0, POOL)
 
-    def _slots_of(self, q: int) -> list[int]:
-        total = zeros()
-        for index, kind in enumerate(self.kind):
-            if kind == SLOT and self.owner[index] == q:
-                total[self.cards[index]] += 1
-        return total
-
-    def _hidden_of(self, q: int) -> list[int]:
-        """What ``q`` holds unseen: kept cards (the pending choice among them), face down."""
-        held = self.world.kept[q][:]
-        for card in self.world.face_down[q]:
-            held[card] += 1
-        return held
-
-    def _need_of(self, q: int) -> list[int]:
-        """Cards ``q``'s kept pile must contain: those shown since (and Redistribution's)."""
-        if q == self.player or self.world.hand_discarded[q] or self.world.phase == DRAFT:
-            return zeros()
-        held = self._hidden_of(q)
-        return [self.kept_total[q][g] - held[g] for g in GUILDS]
+    def _totals(self) -> list[list[int]]:
+        """What each pile holds now: drafted cards less the card given plus the one received."""
+        totals = [zeros() for _ in range(self.n + 1)]
+        for index, pile in enumerate(self.pile):
+            if pile >= 0:
+                totals[pile][self.cards[index]] += 1
+        for q in self.others:
+            if self.gift_at[q] >= 0:
+                totals[q][self.cards[self.gift_at[q]]] -= 1
+                totals[q][self.received[q]] += 1
+        return totals
 
     # ---- drawing ----------------------------------------------------------------------
     def run(self) -> None:
-        redistributed = any(out >= 0 for out in self.world.red_out)
-        if not redistributed and not any(any(need) for need in self.need):
-            self._shuffle_groups()
+        constrained = self.redistributed or self.unsourced or any(map(any, self.shown))
+        if constrained:
+            self._construct()
+            self._mix(MIXING)
         else:
-            built = not redistributed and self._construct()
-            # a built start is random already; from the truth, mix longer
-            self._mix(MIXING_AFTER_BUILD if built else MIXING_FROM_TRUTH)
-        self.kept_total = [self._slots_of(q) for q in range(self.n)]
+            self._shuffle_groups()
         self._write_back()
 
     def _shuffle_groups(self) -> None:
@@ -219,97 +301,97 @@ class Redraw:
             for index, card in zip(members, cards, strict=True):
                 self.cards[index] = card
 
-    def _construct(self) -> bool:
-        """A random assignment meeting every player's shown cards, from ``p``'s knowledge.
+    def _construct(self) -> None:
+        """A random assignment meeting everything the observer saw, from that alone.
 
-        Each shown card needs a slot of its player in a group holding a card of its guild:
-        a small search (most constrained first, candidates in random order, dead ends cut
-        by counting what is still available) finds one; the rest of each group is then
-        dealt at random. Fails only if the search runs out of budget.
+        Each shown card needs a source: a drafted card of its player, or the card they
+        received at the Redistribution (G6), given by someone else; the card the observer
+        received needs a giver; a card D drew needs a place in the pile before the draw.
+        A small search (most constrained first, candidates in random order) finds sources;
+        the rest of each group is then dealt at random. With the budget spent a few
+        times, one last search without a budget runs: the true cards prove a world exists.
         """
-        groups = sorted(self.members)
-        multiset = {gid: zeros() for gid in groups}
-        slots = {gid: [0] * self.n for gid in groups}
-        for gid in groups:
-            for index in self.members[gid]:
-                multiset[gid][self.cards[index]] += 1
-                if self.kind[index] == SLOT:
-                    slots[gid][self.owner[index]] += 1
-        wanted = [(q, g) for q in range(self.n) for g in GUILDS if self.need[q][g] > 0]
-        options = {
-            (q, g): [gid for gid in groups if slots[gid][q] and multiset[gid][g]] for q, g in wanted
-        }
-        self.rng.shuffle(wanted)
-        wanted.sort(key=lambda t: (len(options[t]), -self.need[t[0]][t[1]]))
-        for t in wanted:
-            self.rng.shuffle(options[t])
-        search = UnitSearch(wanted, [self.need[q][g] for q, g in wanted], options, multiset, slots)
-        if not search.run():
-            return False
-        chosen: dict[int, list[list[int]]] = {gid: [[] for _ in range(self.n)] for gid in groups}
-        for (q, g), gid in zip(search.units, search.picks, strict=True):
-            chosen[gid][q].append(g)
-        self._deal_rest(chosen, multiset)
-        return True
+        for attempt in range(SEARCH_ATTEMPTS + 1):
+            plan = Plan(self)
+            budget = SEARCH_BUDGET if attempt < SEARCH_ATTEMPTS else None
+            if plan.search(budget):
+                plan.complete()
+                self._deal(plan)
+                return
+        raise AssertionError("no world fits what the player saw")  # pragma: no cover
 
-    def _deal_rest(
-        self, chosen: dict[int, list[list[int]]], multiset: dict[int, list[int]]
-    ) -> None:
+    def _deal(self, plan: Plan) -> None:
+        """Deal each group: the planned cards to their piles, the rest at random."""
+        gift_guild = plan.gift_guild
         for gid, members in self.members.items():
-            rest = multiset[gid][:]
-            for cards in chosen[gid]:
+            rest = plan.multiset[gid][:]
+            for cards in plan.chosen[gid].values():
                 for g in cards:
                     rest[g] -= 1
-            pile = [g for g in GUILDS for _ in range(rest[g])]
-            self.rng.shuffle(pile)
-            hands = [cards[:] for cards in chosen[gid]]
-            by_owner: dict[int, list[int]] = {}
+            spare = [g for g in GUILDS for _ in range(rest[g])]
+            self.rng.shuffle(spare)
+            by_pile: dict[int, list[int]] = {}
             for index in members:
-                key = self.owner[index] if self.kind[index] == SLOT else -1
-                by_owner.setdefault(key, []).append(index)
-            for key, indices in sorted(by_owner.items()):
-                cards = hands[key] if key >= 0 else []
+                by_pile.setdefault(self.pile[index], []).append(index)
+            for key, indices in sorted(by_pile.items()):
+                cards = plan.chosen[gid].get(key, [])[:]
+                if 0 <= key < self.n and plan.gift_group[key] == gid and gift_guild[key] < 0:
+                    gift_guild[key] = spare.pop()  # a card given that no one needed
+                    cards.append(gift_guild[key])
                 while len(cards) < len(indices):
-                    cards.append(pile.pop())
+                    cards.append(spare.pop())
                 self.rng.shuffle(cards)
                 for index, card in zip(indices, cards, strict=True):
                     self.cards[index] = card
-        self.kept_total = [self._slots_of(q) for q in range(self.n)]  # for the mixing
+        self._place_gifts(plan)
+        for owner, card in plan.reserved:
+            self.reserved[owner][card] += 1
 
-    def _allowed(self, q: int, lose: int, gain: int) -> bool:
-        """May ``q``'s kept pile hold ``gain`` instead of ``lose`` without showing it?"""
-        total = self.kept_total[q]
-        if total[lose] - 1 < self.need[q][lose]:
-            return False
-        out = self.world.red_out[q]
-        return out < 0 or total[out] - (lose == out) + (gain == out) >= 1
+    def _place_gifts(self, plan: Plan) -> None:
+        if not self.redistributed:
+            return
+        p = self.player
+        for q in self.others:
+            self.gift_at[q] = next(
+                i
+                for i in self.members[plan.gift_group[q]]
+                if self.pile[i] == q and self.cards[i] == plan.gift_guild[q]
+            )
+        for q in range(self.n):
+            giver = plan.giver_of[q]
+            self.received[q] = self.world.red_out[p] if giver == p else plan.gift_guild[giver]
 
     def _mix(self, per_position: int) -> None:
-        """Random exchanges inside groups, each keeping every player's shown cards."""
+        """Random exchanges inside groups, each keeping every pile's required cards."""
+        gifts = set(self.gift_at)
         movable = [
             i
             for i, kind in enumerate(self.kind)
-            if kind == SLOT and len(self.members[self.group[i]]) > 1
+            if kind == SLOT and i not in gifts and len(self.members[self.group[i]]) > 1
         ]
         if not movable:
             return
-        cards, owner, kind = self.cards, self.owner, self.kind
+        totals = self._totals()
+        need = [
+            [s + r for s, r in zip(shown, reserved, strict=True)]
+            for shown, reserved in zip(self.shown, self.reserved, strict=True)
+        ]
+        cards, pile = self.cards, self.pile
         for _ in range(per_position * len(movable)):
             i = self.rng.choice(movable)
             j = self.rng.choice(self.members[self.group[i]])
             x, y = cards[i], cards[j]
-            if x == y:
+            if x == y or j in gifts:
                 continue
-            qi = owner[i]
-            qj = owner[j] if kind[j] == SLOT else -1
-            if qi != qj:
-                if not self._allowed(qi, x, y) or (qj >= 0 and not self._allowed(qj, y, x)):
+            pi, pj = pile[i], pile[j]
+            if pi != pj:
+                if totals[pi][x] <= need[pi][x] or (pj >= 0 and totals[pj][y] <= need[pj][y]):
                     continue
-                self.kept_total[qi][x] -= 1
-                self.kept_total[qi][y] += 1
-                if qj >= 0:
-                    self.kept_total[qj][y] -= 1
-                    self.kept_total[qj][x] += 1
+                totals[pi][x] -= 1
+                totals[pi][y] += 1
+                if pj >= 0:
+                    totals[pj][y] -= 1
+                    totals[pj][x] += 1
             cards[i], cards[j] = y, x
 
     # ---- back into the world ----------------------------------------------------------
@@ -319,7 +401,6 @@ class Redraw:
         packets = [zeros() for _ in range(n)]
         deck: list[int] = []
         free = zeros()
-        drawn: list[int] = []
         for index, card in enumerate(self.cards):
             kind = self.kind[index]
             if kind == SLOT:
@@ -328,32 +409,58 @@ class Redraw:
                 packets[self.owner[index]][card] += 1
             elif kind == DECK:
                 deck.append(card)
-            elif kind == FREE:
-                free[card] += 1
             else:
-                drawn.append(card)
+                free[card] += 1
         world.draft_log = log
         deck.sort()
         self.rng.shuffle(deck)
         world.deck = deck
-        world.discard = [world.discard[g] - self.free[g] + free[g] for g in GUILDS]
-        if world.drawn and world.waiting != (self.player,):
-            world.drawn = drawn
-        for q in range(n):
-            if q == self.player or world.hand_discarded[q]:
-                continue
+        totals = self._totals()
+        old_discards = [world.hand_discards[q] for q in self.others]
+        for q in self.others:
             if world.phase == DRAFT:
-                world.kept[q] = self.kept_total[q][:]
+                world.kept[q] = totals[q]
                 world.packets[q] = packets[q]
                 if world.pending[q] is not None:
                     world.pending[q] = (self._pick(packets[q], 1)[0],)
+                continue
+            hidden = [totals[q][g] - self.shown[q][g] for g in GUILDS]
+            if world.hand_discarded[q]:
+                self._discard_again(q, hidden)
             else:
-                self._split_hidden(q)
+                self._split_hidden(q, hidden)
+            if self.redistributed:
+                world.red_out[q] = self.cards[self.gift_at[q]]
+                world.red_in[q] = self.received[q]
+        self._rebuild_discard(free, old_discards)
 
-    def _split_hidden(self, q: int) -> None:
+    def _discard_again(self, q: int, hidden: list[int]) -> None:
+        """``q``'s unplaced cards, discarded face down: their hidden cards (and E's card)."""
+        world = self.world
+        holder, back, _ = world.e_record
+        if holder == q:
+            hidden[back] += 1  # taken back face up, then discarded
+        world.hand_discards[q] = hidden
+
+    def _rebuild_discard(self, free: list[int], old_discards: list[list[int]]) -> None:
+        """The pile before D's draw: what the observer knows, the unknown part and the
+        others' face-down discards, both redrawn; then less what D took out of it."""
+        world = self.world
+        pile = [world.discard[g] + self.truth_removed[g] - self.free[g] + free[g] for g in GUILDS]
+        for old, q in zip(old_discards, self.others, strict=True):
+            for g in GUILDS:
+                change = world.hand_discards[q][g] - old[g]
+                pile[g] += change
+                world.round_adds[g] += change
+        if self.hidden_draw:  # drawn unseen by the observer: drawn again, from this pile
+            world.drawn = self._pick(pile, self.hidden_draw)
+        for card in world.drawn if self.hidden_draw else self.removed:
+            pile[card] -= 1
+        world.discard = pile
+
+    def _split_hidden(self, q: int, held: list[int]) -> None:
         """Deal ``q``'s unseen cards again into face-down cards, kept cards and choice."""
         world = self.world
-        held = [self.kept_total[q][g] - self.need[q][g] for g in GUILDS]
         face_down = self._pick(held, len(world.face_down[q]))
         placed = world.placed_round[q][:]  # face-down cards count as placed already
         for old, new in zip(world.face_down[q], face_down, strict=True):
@@ -374,71 +481,255 @@ class Redraw:
         return pile[:how_many]
 
 
+class Plan:
+    """The sources found for the cards the observer's knowledge requires (``Redraw``).
+
+    An *option* is ``(group, pile, giver, receiver)``: the card comes from a position of
+    ``pile`` in ``group`` (no group: the observer's own Redistribution card), and when
+    ``giver`` is not -1 it went from ``giver`` to ``receiver`` at the Redistribution.
+    """
+
+    def __init__(self, redraw: Redraw) -> None:
+        self.redraw = redraw
+        self.rng = redraw.rng
+        n = redraw.n
+        self.groups = sorted(redraw.members)
+        self.multiset = {gid: zeros() for gid in self.groups}
+        self.slots = {gid: [0] * (n + 1) for gid in self.groups}
+        for gid in self.groups:
+            for index in redraw.members[gid]:
+                self.multiset[gid][redraw.cards[index]] += 1
+                if redraw.pile[index] >= 0:
+                    self.slots[gid][redraw.pile[index]] += 1
+        self.chosen: dict[int, dict[int, list[int]]] = {gid: {} for gid in self.groups}
+        self.gift_group = [NO_GROUP] * n  # the group of the card each player gave
+        self.gift_guild = [-1] * n
+        self.giver_of = [-1] * n
+        self.reserved: list[tuple[int, int]] = []  # (pile, card) D drew from that pile
+        self.kinds: list[tuple[int, list[Option], bool]] = []  # guild, options, drawn by D
+        self.counts: list[int] = []
+        self._units()
+        self.found: UnitSearch | None = None
+
+    def _units(self) -> None:
+        redraw = self.redraw
+        world, p = redraw.world, redraw.player
+        for q in redraw.others:
+            for g in GUILDS:
+                if redraw.shown[q][g] > 0:
+                    self._kind(g, self._kept_options(q, g), False, redraw.shown[q][g])
+        drawn: dict[int, int] = {}
+        for card in redraw.unsourced:
+            drawn[card] = drawn.get(card, 0) + 1
+        for card, count in drawn.items():
+            self._kind(card, self._pile_options(card), True, count)
+        if redraw.redistributed:
+            self._kind(world.red_in[p], self._observer_gift_options(), False, 1)
+        order = list(range(len(self.kinds)))
+        self.rng.shuffle(order)
+        order.sort(key=lambda k: (len(self.kinds[k][1]), -self.counts[k]))
+        self.kinds = [self.kinds[k] for k in order]
+        self.counts = [self.counts[k] for k in order]
+
+    def _kind(self, guild: int, options: list[Option], drawn: bool, count: int) -> None:
+        self.kinds.append((guild, options, drawn))
+        self.counts.append(count)
+
+    def _in_group(self, pile: int, guild: int) -> list[int]:
+        return [g for g in self.groups if self.slots[g][pile] and self.multiset[g][guild]]
+
+    def _kept_options(self, q: int, guild: int) -> list[Option]:
+        """Sources of a card of ``q``'s kept pile: drafted by ``q`` first, then received."""
+        redraw = self.redraw
+        own: list[Option] = [(gid, q, -1, -1) for gid in self._in_group(q, guild)]
+        received: list[Option] = []
+        if redraw.redistributed:
+            p = redraw.player
+            for giver in redraw.others:
+                if giver != q:
+                    received += [(gid, giver, giver, q) for gid in self._in_group(giver, guild)]
+            if redraw.world.red_out[p] == guild:
+                received.append((NO_GROUP, -1, p, q))
+        self.rng.shuffle(own)
+        self.rng.shuffle(received)
+        return own + received
+
+    def _pile_options(self, card: int) -> list[Option]:
+        """Where a card D drew was: the unknown part of the pile, or an early discard."""
+        redraw = self.redraw
+        options: list[Option] = []
+        if POOL in self.slots and POOL in self._in_group(redraw.free_pile, card):
+            options.append((POOL, redraw.free_pile, -1, -1))
+        for q in redraw.discarded_before_draw():
+            options += self._kept_options(q, card)
+        self.rng.shuffle(options)
+        return options
+
+    def _observer_gift_options(self) -> list[Option]:
+        """Who gave the card the observer received at the Redistribution (G6)."""
+        redraw = self.redraw
+        world, p = redraw.world, redraw.player
+        guild = world.red_in[p]
+        options: list[Option] = [
+            (gid, giver, giver, p)
+            for giver in redraw.others
+            for gid in self._in_group(giver, guild)
+        ]
+        if world.red_out[p] == guild:
+            options.append((NO_GROUP, -1, p, p))
+        self.rng.shuffle(options)
+        return options
+
+    def search(self, budget: int | None) -> bool:
+        redraw = self.redraw
+        n = redraw.n
+        exchanging = [1 if redraw.redistributed else 0] * n
+        givers = redraw.others if redraw.redistributed else []
+        search = UnitSearch(
+            [(guild, options) for guild, options, _ in self.kinds],
+            self.counts,
+            self.multiset,
+            self.slots,
+            (exchanging, exchanging[:]),
+            givers,
+            budget,
+        )
+        if not search.run():
+            return False
+        self.found = search
+        return True
+
+    def complete(self) -> None:
+        """Record the sources found, then pair the givers and receivers left at random."""
+        search = self.found
+        assert search is not None
+        for kind, option in zip(search.units, search.picks, strict=True):
+            guild, _, drawn = self.kinds[kind]
+            gid, pile, giver, receiver = option
+            if gid != NO_GROUP:
+                self.chosen[gid].setdefault(pile, []).append(guild)
+            if giver >= 0:
+                self._exchange(giver, receiver, gid, guild)
+            if drawn:
+                self.reserved.append((receiver if giver >= 0 else pile, guild))
+        if not self.redraw.redistributed:
+            return
+        givers = [a for a in range(self.redraw.n) if search.give[a]]
+        receivers = [q for q in range(self.redraw.n) if search.recv[q]]
+        self.rng.shuffle(receivers)
+        for giver, receiver in zip(givers, receivers, strict=True):
+            gid = NO_GROUP
+            if giver != self.redraw.player:  # a card no one needed: any drafted card
+                gid = self.rng.choice([g for g in self.groups if search.free[g][giver]])
+                search.free[gid][giver] -= 1
+            self._exchange(giver, receiver, gid, -1)
+
+    def _exchange(self, giver: int, receiver: int, gid: int, guild: int) -> None:
+        self.giver_of[receiver] = giver
+        if giver != self.redraw.player:
+            self.gift_group[giver] = gid
+            self.gift_guild[giver] = guild
+
+
 class UnitSearch:
-    """Depth-first search giving each needed card (player, guild) a group to come from."""
+    """Depth-first search giving each needed card a source (an option, see ``Plan``).
+
+    Resources: the free positions of each pile in each group, the cards of each guild in
+    each group, and at the Redistribution one card given and one received per player.
+    """
 
     def __init__(
         self,
-        kinds: list[tuple[int, int]],
+        kinds: list[tuple[int, list[Option]]],
         counts: list[int],
-        options: dict[tuple[int, int], list[int]],
         multiset: dict[int, list[int]],
         slots: dict[int, list[int]],
+        exchanges: tuple[list[int], list[int]],
+        givers: list[int],
+        budget: int | None,
     ) -> None:
-        self.kinds, self.options = kinds, options
-        self.units = [kind for kind, count in zip(kinds, counts, strict=True) for _ in range(count)]
-        self.kind_of = [i for i, count in enumerate(counts) for _ in range(count)]
+        self.kinds = kinds
+        self.units = [kind for kind, count in enumerate(counts) for _ in range(count)]
         self.remaining = counts[:]
         self.left = {gid: cards[:] for gid, cards in multiset.items()}
-        self.free = {gid: owners[:] for gid, owners in slots.items()}
-        self.picks: list[int] = []
+        self.free = {gid: piles[:] for gid, piles in slots.items()}
+        piles = len(exchanges[0]) + 1  # a pile per player and the unknown discards
+        self.free_total = [sum(free[pile] for free in slots.values()) for pile in range(piles)]
+        self.give, self.recv = exchanges
+        self.givers = givers  # players who must keep a drafted card to give
+        self.picks: list[Option] = []
         self.choice_index: list[int] = []
-        self.budget = SEARCH_BUDGET
+        self.budget = budget
 
     def run(self) -> bool:
         return self._extend(0)
 
+    def _out_of_budget(self) -> bool:
+        return self.budget is not None and self.budget < 0
+
     def _extend(self, i: int) -> bool:
         if i == len(self.units):
-            return True
-        self.budget -= 1
-        if self.budget < 0:
-            return False
-        q, g = self.units[i]
-        kind = self.kind_of[i]
-        candidates = self.options[(q, g)]
-        # identical units take groups in non-decreasing order: no permutation is tried twice
-        first = self.choice_index[-1] if i and self.kind_of[i - 1] == kind else 0
-        for k in range(first, len(candidates)):
-            gid = candidates[k]
-            if not (self.free[gid][q] and self.left[gid][g]):
+            return self._givers_can_give()
+        if self.budget is not None:
+            self.budget -= 1
+            if self.budget < 0:
+                return False
+        kind = self.units[i]
+        guild, options = self.kinds[kind]
+        # identical units take options in non-decreasing order: no permutation twice
+        first = self.choice_index[-1] if i and self.units[i - 1] == kind else 0
+        for k in range(first, len(options)):
+            option = options[k]
+            if self._room(option, guild) == 0:
                 continue
-            self.free[gid][q] -= 1
-            self.left[gid][g] -= 1
+            self._take(option, guild, -1)
             self.remaining[kind] -= 1
-            self.picks.append(gid)
+            self.picks.append(option)
             self.choice_index.append(k)
             if self._still_possible(kind) and self._extend(i + 1):
                 return True
             self.picks.pop()
             self.choice_index.pop()
-            self.free[gid][q] += 1
-            self.left[gid][g] += 1
+            self._take(option, guild, 1)
             self.remaining[kind] += 1
-            if self.budget < 0:
+            if self._out_of_budget():
                 return False
         return False
 
+    def _room(self, option: Option, guild: int) -> int:
+        gid, pile, giver, receiver = option
+        room = 1 << 30
+        if gid != NO_GROUP:
+            room = min(self.free[gid][pile], self.left[gid][guild])
+        if giver >= 0:
+            room = min(room, self.give[giver], self.recv[receiver])
+        return room
+
+    def _take(self, option: Option, guild: int, delta: int) -> None:
+        gid, pile, giver, receiver = option
+        if gid != NO_GROUP:
+            self.free[gid][pile] += delta
+            self.free_total[pile] += delta
+            self.left[gid][guild] += delta
+        if giver >= 0:
+            self.give[giver] += delta
+            self.recv[receiver] += delta
+
+    def _givers_can_give(self) -> bool:
+        return all(self.free_total[q] > 0 for q in self.givers if self.give[q])
+
     def _still_possible(self, current: int) -> bool:
         """Every kind still to place has enough room left, counted generously."""
+        if not self._givers_can_give():
+            return False
         for kind in range(current, len(self.kinds)):
             need = self.remaining[kind]
             if not need:
                 continue
-            q, g = self.kinds[kind]
+            guild, options = self.kinds[kind]
             room = 0
-            for gid in self.options[(q, g)]:
-                room += min(self.free[gid][q], self.left[gid][g])
+            for option in options:
+                room += self._room(option, guild)
                 if room >= need:
                     break
             if room < need:

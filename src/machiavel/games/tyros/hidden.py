@@ -54,18 +54,30 @@ def _redraw_cards(world: TyrosState, player: int, rng: Rng) -> None:
             for kind in cards[:3]:
                 kept[kind] += 1
             world.keep_choice[p] = vec_of(kept)
-    # Other players' lower bounds must hold in this world too: clip them to the new hands.
-    for viewer in range(n + 1):
+    _forget_private_knowledge(world, player)
+
+
+def _forget_private_knowledge(world: TyrosState, player: int) -> None:
+    """What the others know of each other's cards, as far as ``player`` can tell.
+
+    A city fee (Y6) shows its card to the giver and the receiver only: what they learned
+    from it about each other is unknown to ``player``, so in the world they know only what
+    everyone saw (the spectator's row). Every public event raises or lowers all rows alike,
+    and a fee lowers the spectator's row at least as much as any player's, so that row is
+    never above ``player``'s own bounds, which the redrawn hands keep. What the others know
+    of ``player``'s cards is left as it is: ``player`` saw every event behind it.
+    """
+    n = world.n
+    known = world.known
+    for viewer in range(n):
         if viewer == player:
             continue
-        for holder in others:
-            if holder == viewer:
+        for holder in range(n):
+            if holder in (viewer, player):
                 continue
-            base = (viewer * n + holder) * KINDS
-            hand = world.hands[holder]
-            for kind in range(KINDS):
-                if world.known[base + kind] > hand[kind]:
-                    world.known[base + kind] = hand[kind]
+            row = (viewer * n + holder) * KINDS
+            public = (n * n + holder) * KINDS
+            known[row : row + KINDS] = known[public : public + KINDS]
 
 
 def _redraw_tiles(world: TyrosState, player: int, rng: Rng) -> None:
