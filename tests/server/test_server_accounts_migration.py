@@ -70,7 +70,7 @@ def test_0004_upgrades_a_database_with_games(any_database_url: str, client_on: C
     database_at_0003_with_a_game(any_database_url, "tok")
     repository = Repository(any_database_url)
     try:
-        assert repository.schema.before == "0003" and repository.schema.after == "0004"
+        assert repository.schema.before == "0003" and repository.schema.after >= "0004"
         loaded = repository.load("old")
         assert loaded is not None
         record, actions = loaded

@@ -17,7 +17,7 @@ from machiavel.server.live import describe_for_all
 
 STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
 STATE_KEYS = {"version", "view", "to_move", "legal_actions", "is_over", "winners"}
-EXTRA_KEYS = {"id", "game", "player", "seats", "log_start", "log", "log_fr"}
+EXTRA_KEYS = {"id", "game", "player", "seats", "log_start", "log", "log_fr", "rated"}
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -71,7 +71,7 @@ def two_humans(client: TestClient, **body: Any) -> tuple[str, list[str]]:
 # ---- creating -----------------------------------------------------------------------
 def test_create_returns_id_seats_tokens_and_version(client: TestClient) -> None:
     created = create(client, seats=[{"kind": "human"}, {"kind": "bot", "level": "easy"}])
-    assert set(created) == {"id", "game", "seats", "version"}
+    assert set(created) == {"id", "game", "seats", "version", "rated"}
     assert created["version"] == 0 and created["game"] == "tyrus"
     human, bot = created["seats"]
     assert human["player"] == 0 and len(human["token"]) >= 40

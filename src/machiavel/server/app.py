@@ -40,10 +40,12 @@ from machiavel.server.schemas import (
     InviteOut,
     JoinedOut,
     JoinIn,
+    LeaderboardOut,
     LobbyOut,
     MeIn,
     MeOut,
     MyGamesOut,
+    PlayerOut,
     ReadOnlyOut,
     SessionOut,
     SignInIn,
@@ -465,9 +467,29 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
         )
         account = await _account(request, accounts)
         created = await service.create(
-            body.game, body.players, seats, body.options, body.seed, body.listed, account
+            body.game,
+            body.players,
+            seats,
+            body.options,
+            body.seed,
+            body.listed,
+            account,
+            body.rated,
         )
         return JSONResponse(created, status_code=201)
+
+    @app.get("/api/ratings/{game}", response_model=LeaderboardOut, responses=ERRORS)
+    async def leaderboard(game: str, limit: int = 50, offset: int = 0) -> Any:
+        """A game's leaderboard, best first: accounts and bot levels ("hard bot"), each
+        with its rating as shown (conservative: 1500 for a new player) and rated games
+        played. ``limit`` 1 to 200."""
+        return JSONResponse(await service.leaderboard(game, limit, offset))
+
+    @app.get("/api/players/{name}", response_model=PlayerOut, responses=ERRORS)
+    async def player(name: str) -> Any:
+        """A player's profile (an account's name, ignoring case, or a bot level's: "hard
+        bot"): its rating in each game and its 20 most recent rated games."""
+        return JSONResponse(await service.player(name))
 
     @app.get("/api/games", response_model=LobbyOut, responses=ERRORS)
     async def lobby(status: str = "active", limit: int = 100) -> Any:

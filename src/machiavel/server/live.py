@@ -224,6 +224,7 @@ def build_payload(live: LiveGame, viewer: Viewer) -> JsonDict:
         "winners": list(state.winners),
         "player": viewer,
         "seats": [seat.public() for seat in live.record.seats],
+        "rated": live.record.rated,
     }
 
 

@@ -26,6 +26,11 @@ class CreateGameIn(Strict):
         None, max_length=16, description="one per player (default: all human)"
     )
     listed: StrictBool = Field(True, description="shown in the lobby (false: by invitation only)")
+    rated: StrictBool | None = Field(
+        None,
+        description="whether the result updates ratings (default: rated if every human seat "
+        "is an account's; true is refused for a table that cannot be rated)",
+    )
 
 
 class ActionIn(Strict):
@@ -118,6 +123,7 @@ class CreatedOut(BaseModel):
     game: str
     seats: list[SeatTokenOut]
     version: int
+    rated: bool = Field(description="whether the result updates ratings")
 
 
 class SeatOut(BaseModel):
@@ -144,6 +150,7 @@ class StateOut(BaseModel):
         description="the game in words (English), as this viewer knows it, from line log_start on"
     )
     log_fr: list[str] = Field(description="the same lines in French, line for line")
+    rated: bool = Field(False, description="whether the result updates ratings")
 
 
 class ReadOnlySetupOut(BaseModel):
@@ -204,12 +211,46 @@ class LobbyGameOut(BaseModel):
     rules_version: int = Field(description="the version of the game's rules it was created under")
     version: int
     is_over: bool
+    rated: bool = Field(description="whether the result updates ratings")
     created_at: str
     updated_at: str
 
 
 class LobbyOut(BaseModel):
     games: list[LobbyGameOut]
+
+
+class LeaderboardEntryOut(BaseModel):
+    name: str = Field(description="an account's name, or a bot level's (\"hard bot\")")
+    rating: int = Field(description="the conservative rating shown (1500 for a new player)")
+    games: int = Field(description="rated games played")
+    bot: bool
+
+
+class LeaderboardOut(BaseModel):
+    game: str
+    players: list[LeaderboardEntryOut]
+
+
+class GameRatingOut(BaseModel):
+    rating: int
+    games: int
+
+
+class RecentGameOut(BaseModel):
+    id: str
+    game: str
+    finished_at: str
+    result: Literal["won", "shared", "lost"]
+    rating: int = Field(description="the rating after that game")
+    rating_change: int = Field(description="what that game changed of the rating shown")
+
+
+class PlayerOut(BaseModel):
+    name: str
+    bot: bool
+    ratings: dict[str, GameRatingOut]
+    recent: list[RecentGameOut] = Field(description="the 20 most recent rated games")
 
 
 MyGameOut.model_rebuild()  # SeatOut is declared after it

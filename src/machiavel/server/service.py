@@ -25,6 +25,7 @@ from machiavel.core.contract import LANGUAGES, Game, JsonDict
 from machiavel.core.errors import IllegalAction, InvalidSetup, UnknownGame
 from machiavel.core.registry import game as registered_game
 from machiavel.core.rng import random_seed
+from machiavel.server import ratings
 from machiavel.server.bots import BotJob, BotRunner, move_seed
 from machiavel.server.jsontext import dumps
 from machiavel.server.live import (
@@ -41,6 +42,7 @@ from machiavel.server.storage import (
     MAX_SEED,
     AccountRecord,
     GameRecord,
+    GameResult,
     NewAction,
     Repository,
     SeatChange,
@@ -57,6 +59,8 @@ MAX_NAME = 40
 MAX_SEATS = 16
 MAX_TOKEN = 200
 LOBBY_STATUSES = ("active", "open", "running", "finished", "all")
+MAX_LEADERBOARD = 200  # entries a leaderboard page holds at most
+RECENT_RATED = 20  # rated games a profile lists
 WS_SEAT_TAKEN = 4403  # close code: this connection's token no longer opens its seat
 WS_RELOAD = 1012  # close code: the game was reloaded, reconnect to catch up
 WS_READ_ONLY = 4410  # close code: the game no longer replays (read-only): do not reconnect
@@ -266,8 +270,11 @@ class GameService:
         if seat.claimed:
             return
         claimed = replace(seat, claimed=True)
-        if await self._store(SeatChange(live.id, claimed, seat.token_hash)):
+        unrate = live.record.rated and seat.account_id is None
+        if await self._store(SeatChange(live.id, claimed, seat.token_hash, unrate)):
             live.record = live.record.with_seat(claimed)
+            if unrate:
+                live.record = replace(live.record, rated=False)
             live.changed()
             live.publish()
 
@@ -292,9 +299,11 @@ class GameService:
         seed: int | None,
         listed: bool = True,
         account: AccountRecord | None = None,
+        rated: bool | None = None,
     ) -> JsonDict:
         """A new table. Signed in (``account``), its first human seat belongs to the
-        account (named after it if the seat has no name)."""
+        account (named after it if the seat has no name). ``rated``: None, rated if it can
+        be (``table_rating``); True, refused (400) if it cannot; False, unrated."""
         spec = self._spec(game_id)
         if players is None and seats is None:
             raise ApiError(400, "give 'players' (a number) or 'seats' (one per player)")
@@ -320,6 +329,9 @@ class GameService:
                 records[first.player] = replace(
                     first, name=first.name or account.name, claimed=True, account_id=account.id
                 )
+        reason = table_rating(records, rated)
+        if rated and reason is not None:
+            raise ApiError(400, f"this table cannot be rated: {reason}")
         # The creator's token: the one given at creation for the first human seat (it
         # stays the host's token even once that seat's token changes).
         host_token = next((t for t in tokens if t is not None), None)
@@ -335,6 +347,7 @@ class GameService:
             to_move=tuple(state.to_move),
             host_token_hash=hash_token(host_token) if host_token is not None else None,
             host_account_id=account.id if account is not None else None,
+            rated=reason is None,
         )
         record = await self._store_new(record)
         live = LiveGame(record, state, [])
@@ -346,6 +359,7 @@ class GameService:
             "game": spec.id,
             "seats": [{"player": p, "token": t} for p, t in enumerate(tokens)],
             "version": state.version,
+            "rated": record.rated,
         }
 
     def _spec(self, game_id: str) -> Game:
@@ -492,6 +506,7 @@ class GameService:
                     canonical,
                     state.is_over,
                     tuple(state.to_move),
+                    self._result(live),
                 )
             )
         except BaseException as error:
@@ -508,6 +523,21 @@ class GameService:
         self.bots.refresh(live.id, state.to_move, state.legal_actions, state.version)
         self._schedule_bots(live)
         return live.payload_text(player, version)  # the client has the log up to its version
+
+    def _result(self, live: LiveGame) -> GameResult | None:
+        """What rates a game that just ended, if it is rated (stored with its last action:
+        the ratings change in that action's transaction, exactly once)."""
+        state = live.state
+        seats = live.record.seats
+        if not (state.is_over and live.record.rated and ratings.is_rated(seats)):
+            return None
+        keys = tuple(ratings.seat_key(seat) or "" for seat in seats)
+        return GameResult(
+            live.record.game,
+            keys,
+            tuple(state.winners),
+            tuple(float(score) for score in state.scores),
+        )
 
     def _is_duplicate(self, live: LiveGame, player: int, action: str, version: int) -> bool:
         """A retry of an action already accepted at that version (its answer was lost)."""
@@ -579,11 +609,14 @@ class GameService:
             taken = replace(
                 old, name=display, token_hash=hash_token(fresh), claimed=True, account_id=owner
             )
-            stored = await self._store(SeatChange(live.id, taken, old.token_hash))
+            unrate = live.record.rated and owner is None  # a person without an account
+            stored = await self._store(SeatChange(live.id, taken, old.token_hash, unrate))
             if not stored:
                 self._drop(live)
                 raise ApiError(409, "the seat changed meanwhile; try again")
             live.record = live.record.with_seat(taken)
+            if unrate:
+                live.record = replace(live.record, rated=False)
             for connection in list(live.connections):
                 # The old token no longer opens this seat (sockets opened by its account do).
                 if connection.viewer == player and (
@@ -823,8 +856,82 @@ class GameService:
             "rules_version": record.rules_version,
             "version": record.version,
             "is_over": record.is_over,
+            "rated": record.rated,
             "created_at": _iso(record.created_at),
             "updated_at": _iso(record.updated_at),
+        }
+
+    # ---- ratings --------------------------------------------------------------------
+    async def leaderboard(self, game_id: str, limit: int, offset: int) -> JsonDict:
+        """A game's ratings, best first: accounts by name, bot levels as "<level> bot"."""
+        try:
+            spec = self.lookup(game_id)
+        except UnknownGame as error:
+            raise ApiError(404, f"there is no game {game_id!r} to rate: {error}") from error
+        if not 1 <= limit <= MAX_LEADERBOARD:
+            raise ApiError(400, f"limit must be from 1 to {MAX_LEADERBOARD}")
+        if offset < 0:
+            raise ApiError(400, "offset must be 0 or more")
+        rows = await asyncio.to_thread(self.repo.leaderboard, spec.id, limit, offset)
+        ids = [int(key.split(":", 1)[1]) for key, _ in rows if key.startswith("account:")]
+        names = await asyncio.to_thread(self.repo.account_names, ids)
+        players = []
+        for key, rating in rows:
+            kind, _, rest = key.partition(":")
+            name = bot_name(rest) if kind == "bot" else names.get(int(rest))
+            if name is None:
+                continue
+            players.append(
+                {
+                    "name": name,
+                    "rating": ratings.display(rating),
+                    "games": rating.games,
+                    "bot": kind == "bot",
+                }
+            )
+        return {"game": spec.id, "players": players}
+
+    async def player(self, name: str) -> JsonDict:
+        """A player's profile: its rating in each game and its recent rated games. The
+        name of an account (ignoring case) or of a bot level ("hard bot")."""
+        from machiavel.server.accounts import name_key
+
+        key: str | None = None
+        shown = name
+        is_bot = False
+        for level in LEVELS:
+            if name.casefold() == bot_name(level).casefold():
+                key, shown, is_bot = ratings.bot_key(level), bot_name(level), True
+        if key is None and len(name) <= 64:
+            account = await asyncio.to_thread(self.repo.account_by_key, name_key(name))
+            if account is not None:
+                key, shown = ratings.account_key(account.id), account.name
+        if key is None:
+            raise ApiError(404, f"there is no player named {name!r}")
+        found = await asyncio.to_thread(self.repo.ratings_of, key)
+        changes = await asyncio.to_thread(self.repo.rating_changes_of, key, RECENT_RATED)
+        recent = []
+        for row in changes:
+            before = ratings.display(ratings.Rating(row.mu_before, row.sigma_before))
+            after = ratings.display(ratings.Rating(row.mu_after, row.sigma_after))
+            recent.append(
+                {
+                    "id": row.game_id,
+                    "game": row.game,
+                    "finished_at": _iso_utc(_aware(row.finished_at)),
+                    "result": row.result,
+                    "rating": after,
+                    "rating_change": after - before,
+                }
+            )
+        return {
+            "name": shown,
+            "bot": is_bot,
+            "ratings": {
+                game: {"rating": ratings.display(rating), "games": rating.games}
+                for game, rating in found.items()
+            },
+            "recent": recent,
         }
 
     async def replay(self, game_id: str, step: int | None) -> JsonDict:
@@ -915,6 +1022,34 @@ def clean_name(name: str) -> str:
     if any(unicodedata.category(c).startswith("C") for c in name):
         raise ApiError(400, "a name cannot contain control characters")
     return name
+
+
+def bot_name(level: str) -> str:
+    """A bot level's name on leaderboards and profiles: "hard bot" (a space: no account
+    name has one, so the two never meet)."""
+    return f"{level} bot"
+
+
+def table_rating(seats: Sequence[SeatRecord], requested: bool | None) -> str | None:
+    """Why a new table is not rated (``ratings.unrated_reason``), or None if it is.
+
+    A free human seat counts as an account's: whoever takes it later without an account
+    makes the table unrated then. The creator's own seat is taken (by the account signed
+    in, else by a person without one), as is a seat named at creation.
+    """
+    creator = next((s.player for s in seats if s.kind == "human"), None)
+    checked: list[ratings.RatedSeat] = []
+    for seat in seats:
+        free = seat.kind == "human" and seat.account_id is None and not seat.claimed
+        if free and seat.player != creator:  # an account is expected to take it
+            checked.append(ratings.TableSeat("human", account_id=-1 - seat.player))
+        else:
+            checked.append(seat)
+    return ratings.unrated_reason(checked, requested)
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _iso(moment: datetime) -> str:

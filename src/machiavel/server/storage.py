@@ -27,6 +27,7 @@ from sqlalchemy import (
     Connection,
     DateTime,
     Engine,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -46,6 +47,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
 
+from machiavel.server import ratings
 from machiavel.server.migrations import upgrade
 
 DEFAULT_DATABASE_URL = "sqlite:///machiavel.db"
@@ -111,6 +113,8 @@ class GameRow(Base):
     # creation), or the account signed in when the game was created.
     host_token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     host_account_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # Whether the result updates ratings (revision 0005; false for the games before it).
+    rated: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
 
 
 class SeatRow(Base):
@@ -138,6 +142,38 @@ class ActionRow(Base):
     number: Mapped[int] = mapped_column(Integer)  # 1 for the first action of a game
     player: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(Text)
+
+
+class RatingRow(Base):
+    """The rating of an account or a bot level (``key``) in one game."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (UniqueConstraint("key", "game", name="one_rating_per_key_and_game"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(64))  # "account:<id>" or "bot:<level>"
+    game: Mapped[str] = mapped_column(String(32), index=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingChangeRow(Base):
+    """What a rated game did to one seat's rating, written in the transaction of the
+    action that ended it; its key (game_id, player) makes a game rated at most once."""
+
+    __tablename__ = "rating_changes"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    player: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(64), index=True)
+    result: Mapped[str] = mapped_column(String(8))  # "won", "shared" or "lost"
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    rated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 @dataclass(frozen=True)
@@ -178,6 +214,7 @@ class GameRecord:
     to_move: tuple[int, ...] | None = None  # None: not known without replaying (pre-0004)
     host_token_hash: str | None = None
     host_account_id: int | None = None
+    rated: bool = False  # whether its result updates ratings
 
     def with_seat(self, seat: SeatRecord) -> GameRecord:
         seats = tuple(seat if s.player == seat.player else s for s in self.seats)
@@ -185,8 +222,23 @@ class GameRecord:
 
 
 @dataclass(frozen=True)
+class GameResult:
+    """How a rated game ended, to rate it with the action that ended it: each player's
+    ``seat_key``, the winners and the final scores."""
+
+    game: str
+    keys: tuple[str, ...]
+    winners: tuple[int, ...]
+    scores: tuple[float, ...]
+
+
+@dataclass(frozen=True)
 class NewAction:
-    """An action to store: number ``number`` (1-based) of a game, moving it to that version."""
+    """An action to store: number ``number`` (1-based) of a game, moving it to that version.
+
+    ``result``: the action ends a rated game; the ratings of its seats are updated in the
+    same transaction (so a game is rated exactly when its last action is stored).
+    """
 
     game_id: str
     number: int
@@ -194,16 +246,19 @@ class NewAction:
     action: str
     is_over: bool
     to_move: tuple[int, ...] | None = None  # the seats to move after it (None: unknown)
+    result: GameResult | None = None
 
 
 @dataclass(frozen=True)
 class SeatChange:
     """A seat's new name, token, claim and account, stored if its token is still the
-    expected one."""
+    expected one; ``unrate``: the table is no longer rated (a person without an account
+    took a seat)."""
 
     game_id: str
     seat: SeatRecord
     expected_token_hash: str | None
+    unrate: bool = False
 
 
 # What a group commit stores: a new game (with its seats), a seat's change, an action.
@@ -325,17 +380,27 @@ class Repository:
         Raises ``StaleWrite`` if the stored game is not at version number-1 (nothing is
         written then).
         """
+        self.store_action(NewAction(game_id, number, player, action, is_over))
+
+    def store_action(self, new: NewAction) -> None:
+        """``append_action`` of a ``NewAction`` (with its rating, if it ends a rated game)."""
         try:
             with self.engine.begin() as conn:
-                if not _append_actions(conn, [NewAction(game_id, number, player, action, is_over)]):
-                    raise StaleWrite(f"game {game_id} is not at version {number - 1}")
+                if not _append_actions(conn, [new]):
+                    raise StaleWrite(f"game {new.game_id} is not at version {new.number - 1}")
         except IntegrityError as error:
-            raise StaleWrite(f"game {game_id} already has an action #{number}") from error
+            raise StaleWrite(f"game {new.game_id} already has an action #{new.number}") from error
 
-    def update_seat(self, game_id: str, seat: SeatRecord, expected_token_hash: str | None) -> bool:
+    def update_seat(
+        self,
+        game_id: str,
+        seat: SeatRecord,
+        expected_token_hash: str | None,
+        unrate: bool = False,
+    ) -> bool:
         """Replace a seat's name, token and claim if its token is still the expected one."""
         with self.engine.begin() as conn:
-            return _change_seat(conn, SeatChange(game_id, seat, expected_token_hash))
+            return _change_seat(conn, SeatChange(game_id, seat, expected_token_hash, unrate))
 
     def write_group(self, writes: Sequence[Write]) -> list[Exception | None]:
         """Store writes of several games in one transaction (a group commit).
@@ -364,12 +429,12 @@ class Repository:
             if isinstance(write, GameRecord):
                 self.create_game(write)
             elif isinstance(write, SeatChange):
-                if not self.update_seat(write.game_id, write.seat, write.expected_token_hash):
+                if not self.update_seat(
+                    write.game_id, write.seat, write.expected_token_hash, write.unrate
+                ):
                     return StaleWrite(f"seat {write.seat.player} of game {write.game_id} changed")
             else:
-                self.append_action(
-                    write.game_id, write.number, write.player, write.action, write.is_over
-                )
+                self.store_action(write)
         except Exception as error:
             return error
         return None
@@ -564,6 +629,69 @@ class Repository:
             by_game.setdefault(seat.game_id, []).append(seat)
         return [(_record(row, by_game.get(row.id, [])), row.my_seat) for row in rows]
 
+    # ---- ratings --------------------------------------------------------------------
+    def leaderboard(self, game: str, limit: int, offset: int) -> list[tuple[str, ratings.Rating]]:
+        """(key, rating) of a game's rated entities, best first (by mu - 3 sigma, what
+        ``ratings.display`` shows), ``limit`` of them from ``offset``."""
+        ordinal = RatingRow.mu - ratings.DISPLAY_Z * RatingRow.sigma
+        query = (
+            select(RatingRow.key, RatingRow.mu, RatingRow.sigma, RatingRow.games)
+            .where(RatingRow.game == game)
+            .order_by(ordinal.desc(), RatingRow.games.desc(), RatingRow.key)
+            .limit(limit)
+            .offset(offset)
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [(r.key, ratings.Rating(r.mu, r.sigma, r.games)) for r in rows]
+
+    def ratings_of(self, key: str) -> dict[str, ratings.Rating]:
+        """Every game's rating of one key."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(RatingRow.game, RatingRow.mu, RatingRow.sigma, RatingRow.games)
+                .where(RatingRow.key == key)
+                .order_by(RatingRow.game)
+            ).all()
+        return {r.game: ratings.Rating(r.mu, r.sigma, r.games) for r in rows}
+
+    def rating_changes_of(self, key: str, limit: int = 20) -> list[Any]:
+        """The rated games of one key, the most recent first: rows with game_id, game,
+        finished_at, result, mu/sigma before and after (one per game: a bot level's seats
+        of one game share their before and after; its best result is kept)."""
+        query = (
+            select(
+                RatingChangeRow.game_id,
+                GameRow.game,
+                RatingChangeRow.rated_at.label("finished_at"),
+                RatingChangeRow.result,
+                RatingChangeRow.mu_before,
+                RatingChangeRow.sigma_before,
+                RatingChangeRow.mu_after,
+                RatingChangeRow.sigma_after,
+            )
+            .join(GameRow, GameRow.id == RatingChangeRow.game_id)
+            .where(RatingChangeRow.key == key)
+            .order_by(RatingChangeRow.rated_at.desc(), RatingChangeRow.game_id)
+        )
+        best = {"won": 0, "shared": 1, "lost": 2}
+        by_game: dict[str, Any] = {}
+        with self.engine.connect() as conn:
+            for row in conn.execute(query.limit(limit * 6)).all():  # 6 seats a game at most
+                seen = by_game.get(row.game_id)
+                if seen is None or best[row.result] < best[seen.result]:
+                    by_game[row.game_id] = row
+        return list(by_game.values())[:limit]  # in the query's order
+
+    def account_names(self, ids: Sequence[int]) -> dict[int, str]:
+        if not ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(AccountRow.id, AccountRow.name).where(AccountRow.id.in_(list(ids)))
+            ).all()
+        return {r.id: r.name for r in rows}
+
 
 class _SomeRefused(Exception):  # noqa: N818 - internal signal, never leaves this module
     """A write of a group was refused (a stale version or seat): roll the group back."""
@@ -600,6 +728,7 @@ def _insert_games(conn: Connection, records: Sequence[GameRecord]) -> None:
                 "to_move": _to_move_text(r.to_move),
                 "host_token_hash": r.host_token_hash,
                 "host_account_id": r.host_account_id,
+                "rated": r.rated,
             }
             for r in records
         ],
@@ -639,7 +768,11 @@ def _change_seat(conn: Connection, change: SeatChange) -> bool:
             account_id=seat.account_id,
         )
     )
-    return changed.rowcount == 1
+    if changed.rowcount != 1:
+        return False
+    if change.unrate:
+        conn.execute(update(GameRow).where(GameRow.id == change.game_id).values(rated=False))
+    return True
 
 
 def _append_actions(conn: Connection, actions: Sequence[NewAction]) -> bool:
@@ -671,7 +804,55 @@ def _append_actions(conn: Connection, actions: Sequence[NewAction]) -> bool:
             for a in actions
         ],
     )
+    for a in actions:  # in order: two games ending together may share a bot level
+        if a.result is not None:
+            _rate(conn, a.game_id, a.result)
     return True
+
+
+def _rate(conn: Connection, game_id: str, result: GameResult) -> None:
+    """Update the ratings of a rated game's seats and record what changed, in the
+    transaction of the action that ended it (rating_changes' key refuses a second time)."""
+    keys = sorted(set(result.keys))
+    rows = conn.execute(
+        select(RatingRow.key, RatingRow.mu, RatingRow.sigma, RatingRow.games).where(
+            RatingRow.game == result.game, RatingRow.key.in_(keys)
+        )
+    ).all()
+    before = {r.key: ratings.Rating(r.mu, r.sigma, r.games) for r in rows}
+    after = ratings.rate_game(
+        ratings.MODEL, result.game, result.keys, before, result.winners, result.scores
+    )
+    now = datetime.now(UTC)
+    for key in keys:
+        new = after[key]
+        values = {"mu": new.mu, "sigma": new.sigma, "games": new.games, "updated_at": now}
+        if key in before:
+            conn.execute(
+                update(RatingRow)
+                .where(RatingRow.game == result.game, RatingRow.key == key)
+                .values(**values)
+            )
+        else:
+            conn.execute(insert(RatingRow).values(key=key, game=result.game, **values))
+    shared = len(result.winners) > 1
+    conn.execute(
+        insert(RatingChangeRow),
+        [
+            {
+                "game_id": game_id,
+                "player": player,
+                "key": key,
+                "result": ("shared" if shared else "won") if player in result.winners else "lost",
+                "mu_before": before.get(key, ratings.Rating()).mu,
+                "sigma_before": before.get(key, ratings.Rating()).sigma,
+                "mu_after": after[key].mu,
+                "sigma_after": after[key].sigma,
+                "rated_at": now,
+            }
+            for player, key in enumerate(result.keys)
+        ],
+    )
 
 
 def _record(row: Any, seats: Sequence[Any]) -> GameRecord:
@@ -696,6 +877,7 @@ def _record(row: Any, seats: Sequence[Any]) -> GameRecord:
         to_move=_to_move_tuple(row.to_move),
         host_token_hash=row.host_token_hash,
         host_account_id=row.host_account_id,
+        rated=bool(row.rated),
     )
 
 
