@@ -87,8 +87,7 @@ class TinyState(State):
         step = self.step()
         return step.winners if isinstance(step, Won) else ()
 
-    def resample(self, player: int, rng: Rng) -> State:
-        self._check_player(player)
+    def _resample(self, player: int, rng: Rng) -> TinyState:
         world = self.clone()
         if player not in self.informed:
             world.deal = rng.below(self.deals)

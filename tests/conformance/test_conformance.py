@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import machiavel
-from machiavel.core.contract import LANGUAGES, Game, State
+from machiavel.core.contract import HIDDEN_ACTION, LANGUAGES, Game, State
 from machiavel.core.playout import random_playout, random_step
 from machiavel.core.rng import Rng
 
@@ -156,6 +156,24 @@ def test_every_state_field_is_declared_once(
     for each in [state, *worlds]:
         assert set(vars(each)) == declared, set(vars(each)) ^ declared
     assert state.clone().to_json() == state.to_json()
+
+
+@pytest.mark.parametrize(("game_id", "players"), SETUPS)
+@settings(max_examples=5)
+@given(seed=seeds, fraction=st.floats(0, 1))
+def test_a_worlds_history_holds_only_what_its_player_knows(
+    game_id: str, players: int, seed: int, fraction: float
+) -> None:
+    """Another player's action may hold what the view hides (a Tyrus tile placed face
+    down, the colour of a Tyros fee): a world keeps who acted, not what they did."""
+    state = _play_partly(machiavel.game(game_id), players, seed, fraction)
+    for player in range(players):
+        world = state.resample(player, Rng(seed))
+        assert world.version == state.version
+        assert world.history == [
+            (p, action if p == player else HIDDEN_ACTION) for p, action in state.history
+        ]
+        assert world.view(player) == state.view(player)
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

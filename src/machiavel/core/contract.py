@@ -29,6 +29,8 @@ FORMAT = "machiavel/1"
 # default. The words themselves belong to each game.
 LANGUAGES: tuple[str, ...] = ("en", "fr")
 StateT = TypeVar("StateT", bound="State")
+# What a resampled world's history holds in place of another player's action.
+HIDDEN_ACTION = "?"
 
 
 @dataclass(frozen=True)
@@ -199,13 +201,22 @@ class State(ABC):
         # Every spelling ``apply`` accepts reads as the canonical action it plays.
         return self._describe(player, self.normalize_action(action), viewer, language)
 
-    def resample(self, player: int, rng: Rng) -> State:
+    def _resample(self: StateT, player: int, rng: Rng) -> StateT:
+        """``resample`` for a valid player: games with hidden information override this; a
+        game without any returns a clone."""
+        return self.clone()
+
+    def resample(self: StateT, player: int, rng: Rng) -> StateT:
         """A state ``player`` cannot tell apart from this one, hidden things redrawn.
 
-        Games with hidden information override this; a game without any returns a clone.
+        The world's history keeps ``player``'s own actions and only who acted for the
+        others (``HIDDEN_ACTION``): an action may hold what the view hides (a tile placed
+        face down), and nothing in a world may depend on more than ``player`` knows.
         """
         self._check_player(player)
-        return self.clone()
+        world = self._resample(player, rng)
+        world.history = [(p, a if p == player else HIDDEN_ACTION) for p, a in self.history]
+        return world
 
     # ---- provided by the contract --------------------------------------------------
     @property

@@ -737,10 +737,9 @@ class GuildesState(State):
 
         return view(self, player)
 
-    def resample(self, player: int, rng: Rng) -> GuildesState:
+    def _resample(self, player: int, rng: Rng) -> GuildesState:
         from machiavel.games.guildes.hidden import resample
 
-        self._check_player(player)
         return resample(self, player, rng)
 
 

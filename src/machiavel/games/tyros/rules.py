@@ -814,10 +814,9 @@ class TyrosState(State):
 
     # ---- persistence --------------------------------------------------------------------
     # ---- hidden information -------------------------------------------------------------
-    def resample(self, player: int, rng: Rng) -> TyrosState:
+    def _resample(self, player: int, rng: Rng) -> TyrosState:
         from machiavel.games.tyros.hidden import resample_state
 
-        self._check_player(player)
         return resample_state(self, player, rng)
 
     def _is_legal(self, player: int, action: str) -> bool:

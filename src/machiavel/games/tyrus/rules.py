@@ -331,7 +331,7 @@ class TyrusState(State):
         return [_copy_tally(t) for t in tallies]
 
     # ---- determinization ------------------------------------------------------------
-    def resample(self, player: int, rng: Rng) -> TyrusState:
+    def _resample(self, player: int, rng: Rng) -> TyrusState:
         """A world ``player`` cannot tell from this one (T9).
 
         The opponent's unseen tiles (hand, reserve, hidden placements) are dealt again at
@@ -340,7 +340,6 @@ class TyrusState(State):
         tally are known even where ``memory_mode`` hides the old tallies from the view,
         since the player saw them.
         """
-        self._check_player(player)
         world = self.clone()
         if self.is_over:  # the final hands are shown: nothing is hidden any more
             return world
