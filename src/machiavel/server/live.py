@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from machiavel.core.contract import LANGUAGES, Game, JsonDict, Setup, State
 from machiavel.core.errors import CorruptState, IllegalAction, InvalidSetup
 from machiavel.server.jsontext import dumps, loads
-from machiavel.server.storage import GameRecord
+from machiavel.server.storage import GameRecord, SeatRecord
 
 logger = logging.getLogger("machiavel.server")
 
@@ -36,6 +36,16 @@ def new_token() -> str:
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def seat_of_token(seats: Sequence[SeatRecord], token: str) -> int | None:
+    """The seat a token opens, or None; compared with every seat (no early exit to time)."""
+    digest = hash_token(token)
+    found = None
+    for seat in seats:
+        if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+            found = seat.player
+    return found
 
 
 class LogLines:
@@ -127,12 +137,7 @@ class LiveGame:
     # ---- seats ----------------------------------------------------------------------
     def player_of(self, token: str) -> int | None:
         """The seat a token opens, or None."""
-        digest = hash_token(token)
-        found = None
-        for seat in self.record.seats:  # compare with every seat: no early exit to time
-            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
-                found = seat.player
-        return found
+        return seat_of_token(self.record.seats, token)
 
     def bot_level(self, player: int) -> str | None:
         seat = self.record.seats[player]

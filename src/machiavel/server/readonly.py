@@ -15,12 +15,18 @@ stored game was over (as the replay of a finished game reveals everything).
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Sequence
 
 from machiavel.core.contract import Game, JsonDict, Setup, State
 from machiavel.core.errors import IllegalAction
-from machiavel.server.live import LOG_KEYS, LiveGame, LogLines, Viewer, describe_for_all, hash_token
+from machiavel.server.live import (
+    LOG_KEYS,
+    LiveGame,
+    LogLines,
+    Viewer,
+    describe_for_all,
+    seat_of_token,
+)
 from machiavel.server.storage import GameRecord
 
 STATUS = "read-only"
@@ -56,12 +62,7 @@ class ReadOnlyGame:
 
     def player_of(self, token: str) -> int | None:
         """The seat a token opens, or None (as ``LiveGame.player_of``)."""
-        digest = hash_token(token)
-        found = None
-        for seat in self.record.seats:  # compare with every seat: no early exit to time
-            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
-                found = seat.player
-        return found
+        return seat_of_token(self.record.seats, token)
 
     def payload(self, viewer: Viewer, log_from: int = 0) -> JsonDict:
         """The state payload as ``viewer`` may see it, made read-only.
