@@ -6,6 +6,7 @@ the same core, so that both see the same machine. The medians over the rounds an
 ratios are printed per game:
 
     .venv/bin/python benchmarks/bench_compare.py --base 73a8bd3 --seconds 3 --rounds 3
+    .venv/bin/python benchmarks/bench_compare.py --base c2d66fd --against 90c3093  # two commits
 
 Only the engines' code differs between the two runs: both import the ``machiavel`` package
 of their own tree through ``PYTHONPATH`` in this interpreter.
@@ -55,8 +56,18 @@ def medians(runs: list[Figures]) -> Figures:
     }
 
 
-def report(base: str, before: Figures, after: Figures) -> None:
-    print(f"{'game':8} {'figure':12} {base[:10]:>12} {'working tree':>14} {'ratio':>7}")
+def checkout(folder: Path, commit: str) -> Path:
+    """A detached work tree of ``commit`` in ``folder`` (removed by the caller)."""
+    subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(folder), commit],
+        check=True,
+        capture_output=True,
+    )
+    return folder
+
+
+def report(base: str, other: str, before: Figures, after: Figures) -> None:
+    print(f"{'game':8} {'figure':12} {base[:10]:>12} {other[:14]:>14} {'ratio':>7}")
     for game, figures in before.items():
         for figure in FIGURES:
             old, new = figures[figure], after[game][figure]
@@ -66,31 +77,31 @@ def report(base: str, before: Figures, after: Figures) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--base", required=True, help="the older commit to compare with")
+    parser.add_argument("--against", help="a commit to compare it with (default: the working tree)")
     parser.add_argument("--seconds", type=float, default=3.0, help="bench time per game")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each tree (median)")
     parser.add_argument("--game", action="append", default=[], help="only this game")
     parser.add_argument("--cpu", type=int, default=0, help="core to pin to (-1: none)")
     args = parser.parse_args()
     cpu = None if args.cpu < 0 else args.cpu
-    with tempfile.TemporaryDirectory(prefix="machiavel-base-") as folder:
-        base_tree = Path(folder) / "tree"
-        subprocess.run(
-            ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base_tree), args.base],
-            check=True,
-            capture_output=True,
+    with tempfile.TemporaryDirectory(prefix="machiavel-bench-") as folder:
+        base_tree = checkout(Path(folder) / "base", args.base)
+        other_tree = (
+            ROOT if args.against is None else checkout(Path(folder) / "other", args.against)
         )
         try:
             before, after = [], []
             for round_number in range(1, args.rounds + 1):
                 print(f"round {round_number}/{args.rounds}", file=sys.stderr)
                 before.append(measure(base_tree, args.seconds, args.game, cpu))
-                after.append(measure(ROOT, args.seconds, args.game, cpu))
+                after.append(measure(other_tree, args.seconds, args.game, cpu))
         finally:
-            subprocess.run(
-                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base_tree)],
-                check=True,
-            )
-    report(args.base, medians(before), medians(after))
+            for tree in {base_tree, other_tree} - {ROOT}:
+                subprocess.run(
+                    ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
+                    check=True,
+                )
+    report(args.base, args.against or "working tree", medians(before), medians(after))
 
 
 if __name__ == "__main__":
