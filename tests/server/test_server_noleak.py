@@ -211,7 +211,11 @@ def test_every_payload_is_exactly_what_its_seat_may_see(
     seats = seats_for(players, seed)
     for viewer, payload, text in collector.payloads:
         version = payload["version"]
-        got = {key: value for key, value in payload.items() if key not in ("seats", "log_start", "rated")}
+        got = {
+            key: value
+            for key, value in payload.items()
+            if key not in ("seats", "log_start", "rated")
+        }
         wanted_payload = dict(expected[(version, viewer)])
         assert 0 <= payload["log_start"] <= version
         for key in LOG_KEYS:

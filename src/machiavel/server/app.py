@@ -485,7 +485,7 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
         played. ``limit`` 1 to 200."""
         return JSONResponse(await service.leaderboard(game, limit, offset))
 
-    @app.get("/api/players/{name}", response_model=PlayerOut, responses=ERRORS)
+    @app.get("/api/players/{name:path}", response_model=PlayerOut, responses=ERRORS)
     async def player(name: str) -> Any:
         """A player's profile (an account's name, ignoring case, or a bot level's: "hard
         bot"): its rating in each game and its 20 most recent rated games."""

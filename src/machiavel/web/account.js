@@ -39,7 +39,7 @@ export function accountPanel(onChange, { intro = null, id = "account" } = {}) {
   const box = h("section", { class: "panel account", id, "data-signed-in": current ? "yes" : "no" });
   if (current) {
     box.append(
-      h("span", { class: "signed-in" }, t("signed_in_as"), " ", h("strong", { "data-account": current.name }, current.name)),
+      h("span", { class: "signed-in" }, t("signed_in_as"), " ", h("strong", { "data-account": current.name }, current.name), " ", h("a", { href: "#/players/" + encodeURIComponent(current.name), id: "my-profile", class: "small" }, t("my_profile"))),
       " ",
       h("button", { class: "small", id: "sign-out", onclick: async () => { await signOut(); onChange(null); } }, t("sign_out")),
     );

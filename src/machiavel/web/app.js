@@ -3,7 +3,10 @@
 //   #/game/ID[?token=T]      a game (T: an invite link's seat token; else this browser's seat)
 //   #/game/ID?spectate=1     a game as a spectator
 //   #/replay/ID[?step=N]     a finished game, step by step
+//   #/ratings/GAME           a game's leaderboard
+//   #/players/NAME           a player's ratings and recent rated games
 import { h, clear } from "./dom.js";
+import { RatingsPage, PlayerPage } from "./ratings.js";
 import { t, getLang, setLang, LANGS } from "./i18n.js";
 import { LobbyPage } from "./lobby.js";
 import { GamePage } from "./game.js";
@@ -26,6 +29,10 @@ function route() {
   } else if (parts[0] === "replay" && parts[1]) {
     const step = params.has("step") ? Number(params.get("step")) : null;
     page = new ReplayPage(root, parts[1], step);
+  } else if (parts[0] === "ratings" && parts[1]) {
+    page = new RatingsPage(root, parts[1]);
+  } else if (parts[0] === "players" && parts[1]) {
+    page = new PlayerPage(root, parts[1]);
   } else {
     page = new LobbyPage(root);
   }

@@ -1,6 +1,7 @@
 // The lobby: create a table, join a free seat, watch or replay any game.
 import { api, gamePath, mySeats, rememberSeat, rememberInvites, myName, rememberName } from "./api.js";
 import { h, clear } from "./dom.js";
+import { ratingsLinks } from "./ratings.js";
 import { t } from "./i18n.js";
 import { me, signedIn, myGames, accountPanel } from "./account.js";
 import { playerBadge, seatName } from "./players.js";
@@ -79,6 +80,7 @@ export class LobbyPage {
         h("section", { class: "panel", id: "open-games" }),
         h("section", { class: "panel", id: "running-games" }),
         h("section", { class: "panel", id: "finished-games" }),
+        ratingsLinks(),
       ),
     );
     this.renderLists();
