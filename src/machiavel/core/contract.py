@@ -300,11 +300,9 @@ class State(ABC):
 
     def clone(self: StateT) -> StateT:
         other = self.__class__.__new__(self.__class__)
-        copied = self.fields.copy(self.__dict__)
-        copied["history"] = self.history[:]
-        copied["_legal_cache"] = {}
-        copied["_legal_sets"] = {}
-        other.__dict__ = copied
+        State.__init__(other, self.game, self.setup)
+        other.history = self.history[:]
+        self.fields.copy(self, other)
         return other
 
     def to_json(self) -> JsonDict:
