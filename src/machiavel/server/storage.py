@@ -492,16 +492,7 @@ class Repository:
         query = query.order_by(GameRow.updated_at.desc(), GameRow.id).limit(limit)
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
-            if not rows:
-                return []
-            seats = conn.execute(
-                select(SeatRow)
-                .where(SeatRow.game_id.in_([r.id for r in rows]))
-                .order_by(SeatRow.game_id, SeatRow.player)
-            ).all()
-        by_game: dict[str, list[Any]] = {}
-        for seat in seats:
-            by_game.setdefault(seat.game_id, []).append(seat)
+            by_game = _seats_of(conn, rows)
         return [_record(row, by_game.get(row.id, [])) for row in rows]
 
     def unfinished_with_bots(self) -> list[str]:
@@ -617,16 +608,7 @@ class Repository:
                 .order_by(GameRow.updated_at.desc(), GameRow.id)
                 .limit(finished)
             ).all()
-            if not rows:
-                return []
-            seats = conn.execute(
-                select(SeatRow)
-                .where(SeatRow.game_id.in_([r.id for r in rows]))
-                .order_by(SeatRow.game_id, SeatRow.player)
-            ).all()
-        by_game: dict[str, list[Any]] = {}
-        for seat in seats:
-            by_game.setdefault(seat.game_id, []).append(seat)
+            by_game = _seats_of(conn, rows)
         return [(_record(row, by_game.get(row.id, [])), row.my_seat) for row in rows]
 
     # ---- ratings --------------------------------------------------------------------
@@ -853,6 +835,21 @@ def _rate(conn: Connection, game_id: str, result: GameResult) -> None:
             for player, key in enumerate(result.keys)
         ],
     )
+
+
+def _seats_of(conn: Connection, rows: Sequence[Any]) -> dict[str, list[Any]]:
+    """The seat rows of these game rows, in seat order, by game id (one query)."""
+    if not rows:
+        return {}
+    seats = conn.execute(
+        select(SeatRow)
+        .where(SeatRow.game_id.in_([r.id for r in rows]))
+        .order_by(SeatRow.game_id, SeatRow.player)
+    ).all()
+    by_game: dict[str, list[Any]] = {}
+    for seat in seats:
+        by_game.setdefault(seat.game_id, []).append(seat)
+    return by_game
 
 
 def _record(row: Any, seats: Sequence[Any]) -> GameRecord:
