@@ -4,16 +4,29 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { soundOn, setSound, browserNotificationsOn, setBrowserNotifications } from "./notify.js";
 
 let current; // undefined: not asked yet; null: signed out; {name, email, notify}
+let asking = null; // the request under way, shared by callers
 
-/** The signed-in account, or null (asks the server once per page load, then on change). */
+/** The signed-in account, or null (asks the server once per page load, then on change).
+ * Each change is announced as the window event "machiavel:account" (notify.js listens). */
 export async function me(refresh = false) {
   if (current === undefined || refresh) {
-    const { status, data } = await api("GET", "/api/session"); // 200 even signed out
-    current = status === 200 ? data.account : null;
+    if (!asking || refresh) {
+      asking = api("GET", "/api/session").then(({ status, data }) => {
+        setCurrent(status === 200 ? data.account : null); // 200 even signed out
+      });
+    }
+    await asking;
   }
   return current;
+}
+
+function setCurrent(account) {
+  const changed = JSON.stringify(account) !== JSON.stringify(current);
+  current = account;
+  if (changed) window.dispatchEvent(new CustomEvent("machiavel:account", { detail: account }));
 }
 
 export function signedIn() {
@@ -22,12 +35,14 @@ export function signedIn() {
 
 export async function signOut() {
   await api("DELETE", "/api/session");
-  current = null;
+  setCurrent(null);
 }
 
 export async function myGames() {
   const { status, data } = await api("GET", "/api/me/games");
-  return status === 200 ? data.games : [];
+  if (status !== 200) return [];
+  window.dispatchEvent(new CustomEvent("machiavel:my-games", { detail: data.games })); // the tab title
+  return data.games;
 }
 
 /**
@@ -42,6 +57,7 @@ export function accountPanel(onChange, { intro = null, id = "account" } = {}) {
       h("span", { class: "signed-in" }, t("signed_in_as"), " ", h("strong", { "data-account": current.name }, current.name), " ", h("a", { href: "#/players/" + encodeURIComponent(current.name), id: "my-profile", class: "small" }, t("my_profile"))),
       " ",
       h("button", { class: "small", id: "sign-out", onclick: async () => { await signOut(); onChange(null); } }, t("sign_out")),
+      settingsPanel(id),
     );
     return box;
   }
@@ -88,4 +104,96 @@ export function accountPanel(onChange, { intro = null, id = "account" } = {}) {
     error,
   );
   return box;
+}
+
+/**
+ * The signed-in account's settings (PATCH /api/me): the e-mail address (changed or
+ * removed), e-mails when it is your turn (`notify`), the password (the current one and a
+ * new one); and this browser's own choices (notify.js): a sound, browser notifications.
+ * The server's sentence is shown when it refuses a change.
+ */
+function settingsPanel(id) {
+  const message = h("p", { class: "settings-message", id: `${id}-settings-message`, role: "status" });
+  const error = h("p", { class: "error account-error", id: `${id}-settings-error`, role: "alert" });
+  const say = (text, isError = false) => {
+    message.textContent = isError ? "" : text;
+    error.textContent = isError ? text : "";
+  };
+  const email = h("input", { id: `${id}-new-email`, type: "email", autocomplete: "email", maxlength: 254, value: current.email || "" });
+  const notify = h("input", { type: "checkbox", id: `${id}-notify`, checked: !!current.notify });
+  const oldPassword = h("input", { id: `${id}-old-password`, type: "password", autocomplete: "current-password", maxlength: 200, required: true });
+  const newPassword = h("input", { id: `${id}-new-password`, type: "password", autocomplete: "new-password", maxlength: 200, required: true });
+  const removeEmail = h("button", { type: "button", class: "small", id: `${id}-remove-email`, hidden: !current.email }, t("remove_email"));
+  const change = async (body, done) => {
+    say("");
+    const { status, data } = await api("PATCH", "/api/me", body);
+    if (status !== 200) {
+      say(data.detail || t("error"), true);
+      return false;
+    }
+    setCurrent(data);
+    email.value = data.email || "";
+    notify.checked = !!data.notify;
+    removeEmail.hidden = !data.email;
+    say(done);
+    return true;
+  };
+  const sound = h("input", { type: "checkbox", id: `${id}-sound`, checked: soundOn(), onchange: (e) => setSound(e.target.checked) });
+  const browser = h("input", {
+    type: "checkbox",
+    id: `${id}-browser-notify`,
+    checked: browserNotificationsOn(),
+    onchange: async (e) => {
+      say("");
+      const refused = await setBrowserNotifications(e.target.checked); // asks permission now, on this click
+      if (refused) {
+        e.target.checked = false;
+        say(refused, true);
+      }
+    },
+  });
+  notify.addEventListener("change", () => change({ notify: notify.checked }, t(notify.checked ? "notify_on" : "notify_off")));
+  removeEmail.addEventListener("click", () => change({ email: null }, t("email_removed")));
+  return h(
+    "details",
+    { class: "account-settings", id: `${id}-settings` },
+    h("summary", {}, t("settings")),
+    h(
+      "form",
+      { class: "settings-row", id: `${id}-email-form`, onsubmit: (e) => { e.preventDefault(); change({ email: email.value.trim() || null }, t(email.value.trim() ? "email_saved" : "email_removed")); } },
+      h("label", {}, t("email"), " ", email),
+      " ",
+      h("button", { type: "submit", class: "small", id: `${id}-save-email` }, t("save")),
+      " ",
+      removeEmail,
+    ),
+    h("p", { class: "settings-row" }, h("label", {}, notify, " ", t("notify_by_email")), h("span", { class: "muted small-text" }, " ", t("notify_by_email_note"))),
+    h(
+      "form",
+      {
+        class: "settings-row",
+        id: `${id}-password-form`,
+        onsubmit: async (e) => {
+          e.preventDefault();
+          const done = await change({ old_password: oldPassword.value, password: newPassword.value }, t("password_changed"));
+          if (done) oldPassword.value = newPassword.value = "";
+        },
+      },
+      h("input", { type: "text", autocomplete: "username", value: current.name, hidden: true, readonly: true }),
+      h("label", {}, t("current_password"), " ", oldPassword),
+      " ",
+      h("label", {}, t("new_password"), " ", newPassword),
+      " ",
+      h("button", { type: "submit", class: "small", id: `${id}-change-password` }, t("change_password")),
+    ),
+    h(
+      "fieldset",
+      { class: "settings-row" },
+      h("legend", {}, t("on_this_device")),
+      h("label", { class: "option" }, sound, " ", t("sound_on_turn")),
+      h("label", { class: "option" }, browser, " ", t("browser_notify")),
+    ),
+    message,
+    error,
+  );
 }

@@ -69,6 +69,27 @@ export function rememberInvites(gameId, invites) {
   localStorage.setItem(INVITES_KEY, JSON.stringify(all));
 }
 
+// The host's token of a table created in this browser (the first human seat's token at
+// creation): it lets the host re-invite a seat never taken, even once that seat changed hands.
+const HOSTS_KEY = "machiavel.hosts"; // {gameId: token}
+
+export function rememberHost(gameId, token) {
+  const all = readJson(HOSTS_KEY);
+  all[gameId] = token;
+  localStorage.setItem(HOSTS_KEY, JSON.stringify(all));
+}
+
+/** The host token this browser holds for a game: kept at creation, else (a table created
+ * before it was kept) the creation token of the first human seat, if this browser has it. */
+export function hostTokenOf(gameId, firstHuman) {
+  const kept = readJson(HOSTS_KEY)[gameId];
+  if (kept) return kept;
+  const invite = invitesOf(gameId).find((i) => i.player === firstHuman);
+  if (invite) return invite.token;
+  const seat = mySeat(gameId);
+  return seat && seat.player === firstHuman && invitesOf(gameId).length ? seat.token : null;
+}
+
 export function inviteLink(gameId, token) {
   const base = location.origin + location.pathname;
   return `${base}#/game/${encodeURIComponent(gameId)}?token=${encodeURIComponent(token)}`;

@@ -11,6 +11,7 @@ import { t, getLang, setLang, LANGS } from "./i18n.js";
 import { LobbyPage } from "./lobby.js";
 import { GamePage } from "./game.js";
 import { ReplayPage } from "./replay.js";
+import { startNotifier } from "./notify.js";
 
 let page = null;
 
@@ -63,5 +64,6 @@ function switchLang(lang) {
 }
 
 window.addEventListener("hashchange", route);
+startNotifier(); // the tab title counts the games waiting for you (signed in)
 header();
 route();

@@ -1,12 +1,13 @@
 // The page of one game: the board of its game module, the choices, the players, the log,
 // the end screen; kept up to date over a WebSocket.
-import { api, gamePath, Live, mySeat, rememberSeat, forgetSeat, invitesOf, inviteLink, myName, rememberName } from "./api.js";
+import { api, gamePath, Live, mySeat, rememberSeat, forgetSeat, invitesOf, rememberInvites, hostTokenOf, inviteLink, myName, rememberName } from "./api.js";
 import { me, signedIn, accountPanel } from "./account.js";
 import { Chooser, DONE } from "./choices.js";
 import { h, clear } from "./dom.js";
 import { t, logEntries, logLine } from "./i18n.js";
 import { playerLabel, seatName, playerBadge, logText } from "./players.js";
 import { boardOf } from "./games/index.js";
+import { gameState, gameLeft } from "./notify.js";
 
 export class GamePage {
   constructor(root, gameId, { token = null, spectate = false } = {}) {
@@ -64,6 +65,7 @@ export class GamePage {
   stop() {
     if (this.live) this.live.stop();
     clearTimeout(this.noticeTimer);
+    gameLeft(this.gameId);
   }
 
   async fetchState(logFrom) {
@@ -131,6 +133,7 @@ export class GamePage {
       before && this.chooser && !this.chooser.spent && before.legal_actions.join("\n") === payload.legal_actions.join("\n");
     if (!sameChoices) this.chooser = new Chooser(payload.legal_actions, (a) => this.module.keys(a, payload.view));
     this.render();
+    gameState(this.gameId, payload); // the tab title, a sound or a notification (notify.js)
   }
 
   async refresh() {
@@ -475,33 +478,73 @@ export class GamePage {
     return h("div", { class: "panel seats" }, h("h3", {}, t("players")), h("ul", {}, rows));
   }
 
+  /** The first human seat: the creator's (its creation token is the host's). */
+  firstHuman() {
+    const seat = this.state.seats.find((s) => s.kind === "human");
+    return seat ? seat.player : null;
+  }
+
+  /** The host of the table may re-invite a seat never taken: this browser holds the host's
+   * token, or the signed-in account holds the first human seat (the creator's account). */
+  isHost() {
+    if (hostTokenOf(this.gameId, this.firstHuman())) return true;
+    return !!signedIn() && this.accountSeat !== null && this.accountSeat === this.firstHuman();
+  }
+
   invites() {
-    const invites = invitesOf(this.gameId).filter((i) => i.player !== this.state.player);
-    if (!invites.length || this.state.is_over) return null;
+    const state = this.state;
+    if (state.is_over) return null;
+    const host = this.isHost();
+    const known = new Map(invitesOf(this.gameId).map((i) => [i.player, i.token]));
+    const seats = state.seats.filter(
+      (seat) => seat.player !== state.player && seat.kind === "human" && (known.has(seat.player) || (host && !seat.claimed)),
+    );
+    if (!seats.length) return null;
     return h(
       "details",
-      { class: "panel invites", open: invites.some((i) => !this.state.seats[i.player].claimed) },
+      { class: "panel invites", open: seats.some((seat) => !seat.claimed) },
       h("summary", {}, t("invite_links")),
       h(
         "ul",
         {},
-        invites.map((invite) => {
-          const link = inviteLink(this.gameId, invite.token);
-          const seat = this.state.seats[invite.player];
+        seats.map((seat) => {
+          const token = known.get(seat.player);
+          const link = token ? inviteLink(this.gameId, token) : null;
           return h(
             "li",
-            {},
-            playerBadge(invite.player),
+            { "data-player": seat.player, class: this.freshInvite === seat.player ? "fresh-invite" : null },
+            playerBadge(seat.player),
             " ",
-            t("seat_n", { n: invite.player + 1 }),
+            t("seat_n", { n: seat.player + 1 }),
             seat.claimed ? h("span", { class: "muted" }, ` (${t("taken")})`) : null,
             " ",
-            h("input", { class: "invite-link", readonly: true, value: link, onclick: (e) => e.target.select() }),
-            h("button", { class: "small", onclick: () => copy(link, this) }, t("copy")),
+            link ? h("input", { class: "invite-link", readonly: true, value: link, onclick: (e) => e.target.select() }) : null,
+            link ? h("button", { class: "small", onclick: () => copy(link, this) }, t("copy")) : null,
+            host && !seat.claimed
+              ? [" ", h("button", { class: "small reinvite", "data-player": seat.player, title: t("reinvite_note"), onclick: () => this.reinvite(seat.player) }, t("reinvite"))]
+              : null,
           );
         }),
       ),
     );
+  }
+
+  /** The host asks a new invite link for a seat never taken; the old link stops working. */
+  async reinvite(player) {
+    const token = hostTokenOf(this.gameId, this.firstHuman());
+    const { status, data } = await api("POST", gamePath(this.gameId, `/seats/${player}/invite`), token ? { token } : {});
+    if (status !== 200) {
+      this.flash("error", data.detail || t("error"));
+      return;
+    }
+    const invites = invitesOf(this.gameId).filter((i) => i.player !== data.player);
+    invites.push({ player: data.player, token: data.token });
+    invites.sort((a, b) => a.player - b.player);
+    rememberInvites(this.gameId, invites);
+    this.freshInvite = data.player; // highlighted by this drawing only
+    this.render();
+    this.freshInvite = null;
+    this.flash("info", t("reinvite_done", { n: data.player + 1 }));
   }
 
   allActions() {

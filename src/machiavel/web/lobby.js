@@ -1,5 +1,5 @@
 // The lobby: create a table, join a free seat, watch or replay any game.
-import { api, gamePath, mySeats, rememberSeat, rememberInvites, myName, rememberName } from "./api.js";
+import { api, gamePath, mySeats, rememberSeat, rememberInvites, rememberHost, myName, rememberName } from "./api.js";
 import { h, clear } from "./dom.js";
 import { ratingsLinks } from "./ratings.js";
 import { t } from "./i18n.js";
@@ -199,6 +199,8 @@ export class LobbyPage {
     this.error = null;
     const invites = data.seats.filter((seat) => seat.token && !(seat.player === 0 && this.form.sit));
     rememberInvites(data.id, invites);
+    const host = data.seats.find((seat) => seat.token);
+    if (host) rememberHost(data.id, host.token); // to re-invite a seat never taken
     if (this.form.sit) {
       rememberSeat(data.id, 0, data.seats[0].token);
       location.hash = `#/game/${encodeURIComponent(data.id)}`;
