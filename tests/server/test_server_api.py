@@ -17,7 +17,10 @@ from machiavel.server.live import describe_for_all
 
 STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
 STATE_KEYS = {"version", "view", "to_move", "legal_actions", "is_over", "winners"}
-EXTRA_KEYS = {"id", "game", "player", "seats", "log_start", "log", "log_fr", "rated"}
+EXTRA_KEYS = {
+    *("id", "game", "player", "seats", "log_start", "log", "log_fr", "rated"),
+    *("chat", "rematch"),
+}
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:

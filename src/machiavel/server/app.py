@@ -28,10 +28,14 @@ from machiavel.server.accounts import (
     me,
     same_origin,
 )
+from machiavel.server.chat import ChatLimits
 from machiavel.server.live import Connection, LiveGame
 from machiavel.server.schemas import (
     AccountOut,
     ActionIn,
+    ChatIn,
+    ChatMessageOut,
+    ChatPageOut,
     ClaimIn,
     CreatedOut,
     CreateGameIn,
@@ -47,6 +51,8 @@ from machiavel.server.schemas import (
     MyGamesOut,
     PlayerOut,
     ReadOnlyOut,
+    RematchIn,
+    RematchOut,
     SessionOut,
     SignInIn,
     SignUpIn,
@@ -81,18 +87,24 @@ def create_app(
     max_body: int = MAX_BODY,
     password_cost: PasswordCost = DEFAULT_COST,
     sign_in_limits: SignInLimits | None = None,
+    chat_limits: ChatLimits | None = None,
 ) -> FastAPI:
     """The server on a database (default: MACHIAVEL_DATABASE_URL, else ./machiavel.db).
 
     ``bot_executor`` replaces the pool of bot worker processes (it is then not shut down
     with the app); ``bot_params`` gives bot levels extra parameters, e.g.
     ``{"hard": {"seconds": 0.1}}``. ``password_cost`` is Argon2id's (tests lower it:
-    ``accounts.TEST_COST``); ``sign_in_limits`` counts failed sign-ins.
+    ``accounts.TEST_COST``); ``sign_in_limits`` counts failed sign-ins; ``chat_limits``
+    chat messages (``chat.ChatLimits``: 5 in 10 s and 30 in 10 minutes by default).
     """
     repository = Repository(database_url)
     accounts = Accounts(repository, password_cost, sign_in_limits)
     service = GameService(
-        repository, bot_executor=bot_executor, bot_workers=bot_workers, bot_params=bot_params
+        repository,
+        bot_executor=bot_executor,
+        bot_workers=bot_workers,
+        bot_params=bot_params,
+        chat_limits=chat_limits,
     )
 
     @asynccontextmanager
@@ -544,6 +556,38 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
         """A finished game at a step, every seat's view revealed."""
         return JSONResponse(await service.replay(game_id, step))
 
+    @app.post("/api/games/{game_id}/chat", response_model=ChatMessageOut, responses=ERRORS)
+    async def write_chat(game_id: str, body: ChatIn, request: Request) -> Any:
+        """Write in the game's chat: a seat (its token, or signed in) in the players'
+        channel, a spectator in the spectators' channel. 1 to 500 characters; 429 beyond
+        5 messages in 10 s or 30 in 10 minutes; 410 for a read-only game."""
+        account = None if body.token else await _account_id(request, accounts)
+        writer = f"address:{_client_address(request)}"
+        return JSONResponse(
+            await service.chat(game_id, body.token, body.text, body.channel, account, writer)
+        )
+
+    @app.get("/api/games/{game_id}/chat", response_model=ChatPageOut, responses=ERRORS)
+    async def read_chat(
+        request: Request,
+        game_id: str,
+        token: str | None = None,
+        before: int | None = None,
+        limit: int = 50,
+    ) -> Any:
+        """A page of the chat this viewer may read, oldest first: the ``limit`` (1 to
+        100) latest messages numbered below ``before`` (the latest if left out)."""
+        account = None if token else await _account_id(request, accounts)
+        return JSONResponse(await service.chat_history(game_id, token, before, limit, account))
+
+    @app.post("/api/games/{game_id}/rematch", response_model=RematchOut, responses=ERRORS)
+    async def rematch(game_id: str, body: RematchIn, request: Request) -> Any:
+        """Play again: a new table with the same players, options and bot levels, seats
+        rotated by one, made once (asked again: the same table, the caller's seat in it).
+        Only a seated player of a finished game (403, 409 otherwise)."""
+        account = None if body.token else await _account(request, accounts)
+        return JSONResponse(await service.rematch(game_id, body.token, account))
+
     @app.websocket("/api/games/{game_id}/ws")
     async def watch(
         websocket: WebSocket, game_id: str, token: str | None = None, log_from: str = "0"
@@ -608,7 +652,8 @@ async def _receive_actions(
     token: str | None,
     account: int | None,
 ) -> None:
-    """Actions may also come over the socket: {"action": ..., "version": ...}."""
+    """Actions may also come over the socket: {"action": ..., "version": ...}, and chat
+    messages: {"chat": ..., "channel"?: ...}."""
     while True:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
@@ -639,6 +684,11 @@ async def _act_from_socket(
             raise ApiError(400, f"a message is a JSON object ({error.msg})") from error
         if not isinstance(request, dict):
             raise ApiError(400, 'a message is a JSON object: {"action": ..., "version": ...}')
+        if "chat" in request:
+            await service.chat_on_socket(
+                live, connection, token, request["chat"], request.get("channel"), account
+            )
+            return None
         action, version = request.get("action"), request.get("version")
         if not isinstance(action, str) or type(version) is not int:
             raise ApiError(400, "a message needs 'action' (a string) and 'version' (a number)")

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from machiavel.core.contract import LANGUAGES, Game, JsonDict, Setup, State
 from machiavel.core.errors import CorruptState, IllegalAction, InvalidSetup
+from machiavel.server.chat import ChatMessage, RecentChat, readable
 from machiavel.server.jsontext import dumps, loads
 from machiavel.server.storage import GameRecord, SeatRecord
 
@@ -127,6 +128,7 @@ class LiveGame:
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.dead = False  # dropped from memory (failed write, eviction): load it again
+        self.chat = RecentChat()  # the latest chat messages (set when loaded)
         self._bases: dict[Viewer, str] = {}
         self._texts: dict[tuple[Viewer, int], str] = {}
 
@@ -172,6 +174,8 @@ class LiveGame:
             logs: JsonDict = {"log_start": start}
             for language, name in enumerate(LOG_KEYS):
                 logs[name] = self._log_lines(viewer, start, language)
+            if start == 0:  # a whole state carries the chat; later ones come as pushes
+                logs["chat"] = self.chat_json(viewer)
             text = f"{self._base(viewer)[:-1]},{dumps(logs)[1:]}"
             self._texts[key] = text
         return text
@@ -192,6 +196,34 @@ class LiveGame:
             text = dumps(build_payload(self, viewer))
             self._bases[viewer] = text
         return text
+
+    # ---- chat -----------------------------------------------------------------------
+    def chat_json(self, viewer: Viewer) -> list[JsonDict]:
+        """The latest chat messages ``viewer`` may read, oldest first."""
+        channels = readable(viewer, self.state.is_over)
+        return [message.to_json() for message in self.chat.visible(channels)]
+
+    def add_chat(self, message: ChatMessage) -> None:
+        """Keep a stored message and push it to every connection that may read it (a
+        lagging one gets one complete state instead, which holds it)."""
+        self.chat.add(message)
+        self._texts.clear()  # whole states carry the chat
+        text = dumps({"chat": message.to_json()})
+        for connection in list(self.connections):
+            if message.channel not in readable(connection.viewer, self.state.is_over):
+                continue
+            if connection.queue.full():
+                self.send(connection)
+            else:
+                connection.push(text)
+
+    def push_all(self, text: str) -> None:
+        """Queue one text for every connection (a lagging one gets a complete state)."""
+        for connection in list(self.connections):
+            if connection.queue.full():
+                self.send(connection)
+            else:
+                connection.push(text)
 
     # ---- pushes ---------------------------------------------------------------------
     def send(self, connection: Connection, log_from: int | None = None) -> None:
@@ -230,6 +262,7 @@ def build_payload(live: LiveGame, viewer: Viewer) -> JsonDict:
         "player": viewer,
         "seats": [seat.public() for seat in live.record.seats],
         "rated": live.record.rated,
+        "rematch": live.record.rematch,
     }
 
 

@@ -39,6 +39,47 @@ class ActionIn(Strict):
     version: StrictInt = Field(description="the version the action was chosen at")
 
 
+class ChatIn(Strict):
+    text: StrictStr = Field(description="1 to 500 characters (after trimming)")
+    token: StrictStr | None = Field(
+        None, description="the seat's token (none: signed in, else a spectator)"
+    )
+    channel: Literal["players", "spectators"] | None = Field(
+        None, description="the writer's own channel (players: players, spectators: spectators)"
+    )
+
+
+class ChatMessageOut(BaseModel):
+    number: int = Field(description="1, 2, ... per game over both channels")
+    channel: Literal["players", "spectators"]
+    player: int | None = Field(description="the seat that wrote it; null: a spectator")
+    name: str
+    text: str = Field(description="exactly as written (trimmed): text, never HTML")
+    at: str = Field(description="ISO 8601, UTC")
+    version: int = Field(description="the game's version when it was written")
+
+
+class ChatPageOut(BaseModel):
+    chat: list[ChatMessageOut]
+    more: bool = Field(description="older messages exist (ask with before=)")
+
+
+class RematchIn(Strict):
+    token: StrictStr | None = Field(None, description="your seat's token in the finished game")
+
+
+class RematchOut(BaseModel):
+    id: str = Field(description="the new game")
+    game: str
+    player: int | None = Field(description="your seat in it")
+    token: str | None = Field(description="your seat's token (null: your account opens it)")
+    seats: list[SeatTokenOut] = Field(
+        description="invite tokens of the other seats without an account, to share (first call)"
+    )
+    rated: bool
+    created: bool = Field(description="this call made it (false: it was made already)")
+
+
 class JoinIn(Strict):
     name: StrictStr | None = Field(
         None, description="display name, 1 to 40 characters (signed in: the account's name)"
@@ -151,6 +192,10 @@ class StateOut(BaseModel):
     )
     log_fr: list[str] = Field(description="the same lines in French, line for line")
     rated: bool = Field(False, description="whether the result updates ratings")
+    rematch: str | None = Field(None, description="the rematch made of this game, if any")
+    chat: list[ChatMessageOut] | None = Field(
+        None, description="in a whole state (log_start 0): the latest 100 messages one may read"
+    )
 
 
 class ReadOnlySetupOut(BaseModel):

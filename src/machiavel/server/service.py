@@ -27,6 +27,18 @@ from machiavel.core.registry import game as registered_game
 from machiavel.core.rng import random_seed
 from machiavel.server import ratings
 from machiavel.server.bots import BotJob, BotRunner, move_seed
+from machiavel.server.chat import (
+    CHANNELS,
+    MAX_PAGE,
+    SPECTATOR_NAME,
+    ChatLimits,
+    ChatMessage,
+    ChatRefused,
+    RecentChat,
+    channel_to_write,
+    clean_text,
+    readable,
+)
 from machiavel.server.jsontext import dumps
 from machiavel.server.live import (
     LOG_KEYS,
@@ -44,6 +56,7 @@ from machiavel.server.storage import (
     GameRecord,
     GameResult,
     NewAction,
+    NewChat,
     Repository,
     SeatChange,
     SeatRecord,
@@ -102,8 +115,10 @@ class GameService:
         bot_params: dict[str, dict[str, Any]] | None = None,
         lookup: Callable[[str], Game] = registered_game,
         max_cached: int = 5000,
+        chat_limits: ChatLimits | None = None,
     ) -> None:
         self.repo = repository
+        self.chat_limits = chat_limits or ChatLimits()
         self.lookup = lookup
         self.max_cached = max_cached
         self.bots = BotRunner(self._bot_delivers, bot_executor, bot_workers, bot_params)
@@ -177,6 +192,8 @@ class GameService:
                     logger.warning("game %s is read-only: %s", game_id, replayed.detail)
                 raise Unreadable(replayed)
             live = replayed
+            messages, last = await asyncio.to_thread(self.repo.recent_chat, game_id)
+            live.chat = RecentChat(messages, last)
             self._cache[game_id] = live
             self._schedule_bots(live)
             self._evict_idle()
@@ -738,6 +755,274 @@ class GameService:
         finally:
             live.lock.release()
 
+    # ---- chat -----------------------------------------------------------------------
+    async def chat(
+        self,
+        game_id: str,
+        token: str | None,
+        text: object,
+        channel: object = None,
+        account: int | None = None,
+        writer: str | None = None,
+    ) -> JsonDict:
+        """Write a chat message as the seat of ``token`` (or of the signed-in account),
+        else as a spectator; the stored message. ``writer``: whom the rate limit counts for
+        a spectator without an account (its connection or address)."""
+        try:
+            live = await self.locked(game_id)
+        except Unreadable as unreadable:
+            self.viewer_of(unreadable.game, token, account)  # a wrong token is told so (403)
+            raise  # 410: a read-only game's chat is read, not written
+        try:
+            viewer = self.viewer_of(live, token, account)
+            return await self._write_chat(live, viewer, text, channel, account, writer)
+        finally:
+            live.lock.release()
+
+    async def chat_on_socket(
+        self,
+        live: LiveGame,
+        connection: Connection,
+        token: str | None,
+        text: object,
+        channel: object,
+        account: int | None,
+    ) -> None:
+        """A chat message sent on a WebSocket, as the viewer it opened (like actions)."""
+        writer = f"connection:{id(connection)}"
+        await live.lock.acquire()
+        try:
+            if not live.dead and connection in live.connections:
+                await self._write_chat(live, connection.viewer, text, channel, account, writer)
+                return
+        finally:
+            live.lock.release()
+        await self.chat(live.id, token, text, channel, account, writer)
+
+    async def _write_chat(
+        self,
+        live: LiveGame,
+        viewer: Viewer,
+        text: object,
+        channel: object,
+        account: int | None,
+        writer: str | None,
+    ) -> JsonDict:
+        """Check, count, store, then keep and push a message. Lock held."""
+        try:
+            cleaned = clean_text(text)
+            written = channel_to_write(viewer, channel)
+            if viewer is not None:
+                key = f"{live.id}:seat:{viewer}"
+            elif account is not None:
+                key = f"{live.id}:account:{account}"
+            else:
+                key = f"{live.id}:{writer or 'anonymous'}"
+            self.chat_limits.hit(key)
+        except ChatRefused as refused:
+            raise ApiError(refused.status, refused.detail) from None
+        if viewer is not None:
+            name = live.record.seats[viewer].name or f"player {viewer}"
+        elif account is not None:
+            names = await asyncio.to_thread(self.repo.account_names, [account])
+            name = names.get(account, SPECTATOR_NAME)
+        else:
+            name = SPECTATOR_NAME
+        message = ChatMessage(
+            live.chat.last_number + 1,
+            written,
+            viewer,
+            name,
+            cleaned,
+            datetime.now(UTC),
+            live.state.version,
+        )
+        from sqlalchemy.exc import IntegrityError
+
+        try:
+            await self.writer.write(NewChat(live.id, message))
+        except IntegrityError as error:  # its number was taken: memory is behind storage
+            self._drop(live)
+            raise ApiError(409, "the chat changed meanwhile; try again") from error
+        except WriteFailed as error:
+            raise ApiError(503, "the message could not be stored; try again") from error
+        live.add_chat(message)
+        return message.to_json()
+
+    async def chat_history(
+        self,
+        game_id: str,
+        token: str | None,
+        before: int | None,
+        limit: int,
+        account: int | None = None,
+    ) -> JsonDict:
+        """A page of the chat a viewer may read: the ``limit`` latest messages numbered
+        below ``before`` (the latest if None), oldest first; ``more``: older ones exist."""
+        if not 1 <= limit <= MAX_PAGE:
+            raise ApiError(400, f"limit must be from 1 to {MAX_PAGE}")
+        if before is not None and before < 1:
+            raise ApiError(400, "before must be a message number (1 or more)")
+        try:
+            live = await self.live(game_id)
+            viewer = self.viewer_of(live, token, account)
+            is_over = live.state.is_over
+        except Unreadable as unreadable:  # read-only: its chat is still read
+            viewer = self.viewer_of(unreadable.game, token, account)
+            is_over = unreadable.game.record.is_over
+        channels = readable(viewer, is_over)
+        page = await asyncio.to_thread(self.repo.chat_page, game_id, channels, before, limit + 1)
+        return {
+            "chat": [m.to_json() for m in page[-limit:]],
+            "more": len(page) > limit,
+        }
+
+    # ---- play again -----------------------------------------------------------------
+    async def rematch(
+        self, game_id: str, token: str | None, account: AccountRecord | None
+    ) -> JsonDict:
+        """ "Play again": a new table with the same game, players, options, bot levels,
+        listing and rating, seats rotated by one, made once; the caller is seated in it.
+
+        Asked again (by anyone seated in the old game), the same table: the caller's seat
+        in it (a fresh token for a seat without an account; the old invite stops working).
+        """
+        account_id = account.id if account is not None else None
+        live = await self.locked(game_id)
+        try:
+            record = live.record
+            player = self.viewer_of(live, token, account_id)
+            if player is None:
+                raise ApiError(
+                    403,
+                    "only a player of this game may ask for a rematch (its seat token, or "
+                    "signed in to the account holding its seat)",
+                )
+            if not live.state.is_over:
+                raise ApiError(409, "a rematch can be asked for once the game is over")
+            if record.rematch is None:
+                return await self._new_rematch(live, player, account_id)
+            existing = record.rematch
+        finally:
+            live.lock.release()
+        return await self._rematch_seat(existing, (player + 1) % record.players, account_id)
+
+    async def _new_rematch(self, live: LiveGame, player: int, account: int | None) -> JsonDict:
+        """Make the rematch of a finished game (its lock held) for ``player``."""
+        from sqlalchemy.exc import IntegrityError
+
+        record = live.record
+        spec = self._spec(record.game)
+        seed = random_seed()
+        try:
+            state = spec.new(record.players, seed, record.options)
+        except InvalidSetup as error:
+            raise ApiError(409, f"this table cannot be set again: {error}") from error
+        count = record.players
+        seats: list[SeatRecord] = []
+        tokens: list[str | None] = []
+        for old in sorted(record.seats, key=lambda s: (s.player + 1) % count):
+            seat = (old.player + 1) % count
+            if old.kind == "bot":
+                seats.append(SeatRecord(seat, "bot", old.level, old.name, None, True))
+                tokens.append(None)
+                continue
+            fresh = new_token()
+            claimed = old.claimed or old.player == player
+            seats.append(
+                SeatRecord(
+                    seat, "human", None, old.name, hash_token(fresh), claimed, old.account_id
+                )
+            )
+            tokens.append(fresh)
+        mine = (player + 1) % count
+        my_token = tokens[mine]
+        now = datetime.now(UTC)
+        new = replace(
+            record,
+            id=new_token()[:12],
+            seed=seed,
+            options=dict(state.setup.options),
+            seats=tuple(seats),
+            rules_version=spec.rules_version,
+            version=0,
+            is_over=False,
+            created_at=now,
+            updated_at=now,
+            to_move=tuple(state.to_move),
+            host_token_hash=hash_token(my_token) if my_token is not None else None,
+            host_account_id=account if account is not None else record.seats[player].account_id,
+            rated=record.rated and ratings.is_rated(seats),
+            rematch_of=record.id,
+            rematch=None,
+        )
+        for _ in range(3):  # a random id is taken once in a blue moon: draw another
+            try:
+                await self.writer.write(new)
+                break
+            except IntegrityError:
+                new = replace(new, id=new_token()[:12])
+            except StaleWrite as error:  # another server made it: this one is behind
+                self._drop(live)
+                raise ApiError(409, "a rematch was made meanwhile; ask again") from error
+            except WriteFailed as error:
+                raise ApiError(503, "the rematch could not be stored; try again") from error
+        else:
+            raise ApiError(503, "could not store the rematch; try again")
+        rematch = LiveGame(new, state, [])
+        self._cache[rematch.id] = rematch
+        self._schedule_bots(rematch)
+        live.record = replace(record, rematch=new.id)
+        live.changed()
+        live.push_all(dumps({"rematch": new.id}))
+        self._evict_idle()
+        invites = [
+            {"player": s.player, "token": t}
+            for s, t in zip(seats, tokens, strict=True)
+            if t is not None and s.player != mine and s.account_id is None
+        ]
+        return {
+            "id": new.id,
+            "game": new.game,
+            "player": mine,
+            "token": my_token,
+            "seats": invites,
+            "rated": new.rated,
+            "created": True,
+        }
+
+    async def _rematch_seat(self, game_id: str, seat: int, account: int | None) -> JsonDict:
+        """The rematch made already, for the player whose seat in it is ``seat``."""
+        try:
+            live = await self.locked(game_id)
+        except Unreadable:
+            raise ApiError(409, "the rematch of this game can no longer be played") from None
+        try:
+            record = live.record
+            token = None
+            held = record.seats[seat]
+            mine = held.account_id is not None and held.account_id == account
+            if held.account_id is None and not live.state.is_over:
+                token = new_token()
+                renewed = replace(held, token_hash=hash_token(token), claimed=True)
+                if not await self._store(SeatChange(live.id, renewed, held.token_hash)):
+                    self._drop(live)
+                    raise ApiError(409, "the seat changed meanwhile; try again")
+                live.record = record.with_seat(renewed)
+                live.changed()
+                live.publish()
+            return {
+                "id": live.id,
+                "game": record.game,
+                "player": seat if token is not None or mine else None,
+                "token": token,
+                "seats": [],
+                "rated": record.rated,
+                "created": False,
+            }
+        finally:
+            live.lock.release()
+
     # ---- my games -------------------------------------------------------------------
     async def games_of(self, account: int) -> JsonDict:
         """The account's games: those where it is its turn first (longest waiting first),
@@ -948,7 +1233,12 @@ class GameService:
             step = steps
         if not 0 <= step <= steps:
             raise ApiError(400, f"step must be from 0 to {steps}")
-        return await asyncio.to_thread(_replay_at, self.lookup(record.game), record, history, step)
+        replayed = await asyncio.to_thread(
+            _replay_at, self.lookup(record.game), record, history, step
+        )
+        chat = await asyncio.to_thread(self.repo.chat_page, game_id, CHANNELS, None, 0, 0)
+        replayed["chat"] = [m.to_json() for m in chat]  # each with its version: its step
+        return replayed
 
     def catalog(self) -> JsonDict:
         """Every game that loads, with its options, and the bot levels."""

@@ -48,6 +48,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
 
 from machiavel.server import ratings
+from machiavel.server.chat import RECENT, ChatMessage
 from machiavel.server.migrations import upgrade
 
 DEFAULT_DATABASE_URL = "sqlite:///machiavel.db"
@@ -115,6 +116,10 @@ class GameRow(Base):
     host_account_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     # Whether the result updates ratings (revision 0005; false for the games before it).
     rated: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+    # "Play again" (revision 0006): the game this one is the rematch of, and the rematch
+    # made of this one (made once).
+    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class SeatRow(Base):
@@ -176,6 +181,25 @@ class RatingChangeRow(Base):
     rated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class ChatMessageRow(Base):
+    """A chat message of a game (revision 0006): numbered 1, 2, ... per game over both
+    channels; ``version`` is the game's version when it was written (the replay shows it
+    at that step)."""
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (UniqueConstraint("game_id", "number", name="one_chat_message_per_number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    channel: Mapped[str] = mapped_column(String(16))  # "players" or "spectators"
+    player: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: a spectator
+    name: Mapped[str] = mapped_column(String(64))  # the author as shown
+    text: Mapped[str] = mapped_column(Text)
+    version: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 @dataclass(frozen=True)
 class SeatRecord:
     player: int
@@ -215,6 +239,8 @@ class GameRecord:
     host_token_hash: str | None = None
     host_account_id: int | None = None
     rated: bool = False  # whether its result updates ratings
+    rematch_of: str | None = None  # the game this one is the rematch of
+    rematch: str | None = None  # the rematch made of this one
 
     def with_seat(self, seat: SeatRecord) -> GameRecord:
         seats = tuple(seat if s.player == seat.player else s for s in self.seats)
@@ -261,8 +287,17 @@ class SeatChange:
     unrate: bool = False
 
 
-# What a group commit stores: a new game (with its seats), a seat's change, an action.
-Write = GameRecord | SeatChange | NewAction
+@dataclass(frozen=True)
+class NewChat:
+    """A chat message to store (refused, ``IntegrityError``, if its number is taken)."""
+
+    game_id: str
+    message: ChatMessage
+
+
+# What a group commit stores: a new game (with its seats), a seat's change, an action, a
+# chat message.
+Write = GameRecord | SeatChange | NewAction | NewChat
 
 
 @dataclass(frozen=True)
@@ -368,9 +403,12 @@ class Repository:
 
     # ---- writes ---------------------------------------------------------------------
     def create_game(self, record: GameRecord) -> None:
-        """Store a new game; raises ``IntegrityError`` if its id is taken."""
+        """Store a new game; raises ``IntegrityError`` if its id is taken, ``StaleWrite``
+        if it is the rematch of a game that has one already."""
         with self.engine.begin() as conn:
             _insert_games(conn, [record])
+            if not _link_rematches(conn, [record]):
+                raise StaleWrite(f"game {record.rematch_of} has a rematch already")
 
     def append_action(
         self, game_id: str, number: int, player: int, action: str, is_over: bool
@@ -433,6 +471,9 @@ class Repository:
                     write.game_id, write.seat, write.expected_token_hash, write.unrate
                 ):
                     return StaleWrite(f"seat {write.seat.player} of game {write.game_id} changed")
+            elif isinstance(write, NewChat):
+                with self.engine.begin() as conn:
+                    _insert_chat(conn, [write])
             else:
                 self.store_action(write)
         except Exception as error:
@@ -455,6 +496,46 @@ class Repository:
                 .order_by(ActionRow.number)
             ).all()
         return _record(row, seats), [(a.player, a.action) for a in actions]
+
+    # ---- chat -----------------------------------------------------------------------
+    def recent_chat(self, game_id: str) -> tuple[list[ChatMessage], int]:
+        """The latest ``RECENT`` messages of each channel of a game, and the highest
+        message number stored (0: none)."""
+        with self.engine.connect() as conn:
+            messages: list[ChatMessage] = []
+            for channel in ("players", "spectators"):
+                rows = conn.execute(
+                    select(ChatMessageRow)
+                    .where(ChatMessageRow.game_id == game_id, ChatMessageRow.channel == channel)
+                    .order_by(ChatMessageRow.number.desc())
+                    .limit(RECENT)
+                ).all()
+                messages += [_chat_message(r) for r in rows]
+        last = max((m.number for m in messages), default=0)
+        return sorted(messages, key=lambda m: m.number), last
+
+    def chat_page(
+        self,
+        game_id: str,
+        channels: Sequence[str],
+        before: int | None,
+        limit: int,
+        after: int | None = None,
+    ) -> list[ChatMessage]:
+        """Messages of these channels, oldest first: the ``limit`` latest numbered below
+        ``before`` (all if None), or, with ``after``, every one numbered above it."""
+        query = select(ChatMessageRow).where(
+            ChatMessageRow.game_id == game_id, ChatMessageRow.channel.in_(list(channels))
+        )
+        if after is not None:
+            query = query.where(ChatMessageRow.number > after).order_by(ChatMessageRow.number)
+        else:
+            if before is not None:
+                query = query.where(ChatMessageRow.number < before)
+            query = query.order_by(ChatMessageRow.number.desc()).limit(limit)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return sorted((_chat_message(r) for r in rows), key=lambda m: m.number)
 
     def action_numbers(self, game_id: str) -> list[int]:
         """The stored numbers of a game's actions, in order (for integrity checks)."""
@@ -684,6 +765,11 @@ def _write_all(conn: Connection, writes: Sequence[Write]) -> bool:
     games = [w for w in writes if isinstance(w, GameRecord)]
     if games:
         _insert_games(conn, games)
+        if not _link_rematches(conn, games):
+            return False
+    chats = [w for w in writes if isinstance(w, NewChat)]
+    if chats:
+        _insert_chat(conn, chats)
     for change in writes:
         if isinstance(change, SeatChange) and not _change_seat(conn, change):
             return False
@@ -711,6 +797,8 @@ def _insert_games(conn: Connection, records: Sequence[GameRecord]) -> None:
                 "host_token_hash": r.host_token_hash,
                 "host_account_id": r.host_account_id,
                 "rated": r.rated,
+                "rematch_of": r.rematch_of,
+                "rematch": r.rematch,
             }
             for r in records
         ],
@@ -731,6 +819,47 @@ def _insert_games(conn: Connection, records: Sequence[GameRecord]) -> None:
             for r in records
             for s in r.seats
         ],
+    )
+
+
+def _link_rematches(conn: Connection, records: Sequence[GameRecord]) -> bool:
+    """Record each new game that is a rematch in the game it is the rematch of; False if
+    that game has a rematch already (a game has one rematch)."""
+    for record in records:
+        if record.rematch_of is None:
+            continue
+        linked = conn.execute(
+            update(GameRow)
+            .where(GameRow.id == record.rematch_of, GameRow.rematch.is_(None))
+            .values(rematch=record.id)
+        )
+        if linked.rowcount != 1:
+            return False
+    return True
+
+
+def _insert_chat(conn: Connection, chats: Sequence[NewChat]) -> None:
+    conn.execute(
+        insert(ChatMessageRow),
+        [
+            {
+                "game_id": c.game_id,
+                "number": c.message.number,
+                "channel": c.message.channel,
+                "player": c.message.player,
+                "name": c.message.name,
+                "text": c.message.text,
+                "version": c.message.version,
+                "created_at": c.message.at,
+            }
+            for c in chats
+        ],
+    )
+
+
+def _chat_message(row: Any) -> ChatMessage:
+    return ChatMessage(
+        row.number, row.channel, row.player, row.name, row.text, _aware(row.created_at), row.version
     )
 
 
@@ -875,6 +1004,8 @@ def _record(row: Any, seats: Sequence[Any]) -> GameRecord:
         host_token_hash=row.host_token_hash,
         host_account_id=row.host_account_id,
         rated=bool(row.rated),
+        rematch_of=row.rematch_of,
+        rematch=row.rematch,
     )
 
 
