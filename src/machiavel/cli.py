@@ -78,6 +78,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="database URL (default: $MACHIAVEL_DATABASE_URL, else sqlite:///machiavel.db)",
     )
     serve.add_argument("--bot-workers", type=int, help="bot worker processes (default: cores)")
+    serve.add_argument(
+        "--smtp-url",
+        help="mail notifications through this SMTP server, e.g. smtp://127.0.0.1:2525 "
+        "(default: $MACHIAVEL_SMTP_URL; none: mail is off); sender $MACHIAVEL_MAIL_FROM",
+    )
+    serve.add_argument(
+        "--public-url",
+        help="the address people open, for links in mails (default: $MACHIAVEL_PUBLIC_URL, "
+        "else http://HOST:PORT)",
+    )
 
     commands.add_parser("games", help="list the games")
     return parser
@@ -99,7 +109,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "serve":
             from machiavel.server.run import serve
 
-            return serve(args.host, args.port, args.database, args.bot_workers)
+            return serve(
+                args.host,
+                args.port,
+                args.database,
+                args.bot_workers,
+                smtp_url=args.smtp_url,
+                public_url=args.public_url,
+            )
         for game_id in games():
             spec = game(game_id)
             print(f"{game_id:<8} {spec.title}, {spec.min_players}-{spec.max_players} players")

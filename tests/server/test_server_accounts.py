@@ -394,7 +394,7 @@ def test_my_games_your_turn_first_longest_waiting_first(client: TestClient) -> N
     first = games[0]
     assert set(first) == {
         "id", "game", "title", "player", "your_turn", "waiting_since", "status", "seats",
-        "version",
+        "version", "invited", "pace", "to_move", "turn_since",
     }  # fmt: skip
     assert first["player"] == 0 and first["title"] == "Tyrus" and first["version"] == 1
     bob_games = bob.call("GET", "/api/me/games").json()["games"]

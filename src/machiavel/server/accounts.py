@@ -30,7 +30,7 @@ from pwdlib.hashers.argon2 import Argon2Hasher
 from machiavel.core.contract import JsonDict
 from machiavel.server.live import new_token
 from machiavel.server.service import ApiError
-from machiavel.server.storage import AccountRecord, NameTaken, Repository
+from machiavel.server.storage import AccountRecord, NameTaken, Repository, name_key
 
 COOKIE = "machiavel_session"
 SESSION_DAYS = 30
@@ -71,10 +71,6 @@ def account_name(name: Any) -> tuple[str, str]:
     if not all(c.isalnum() or c in NAME_PUNCTUATION for c in shown):
         raise ApiError(400, "a name is made of letters, digits and the signs _ - . (no spaces)")
     return shown, name_key(shown)
-
-
-def name_key(name: str) -> str:
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
 
 
 def check_password(password: Any, key: str) -> str:

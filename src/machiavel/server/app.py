@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
@@ -30,6 +31,8 @@ from machiavel.server.accounts import (
 )
 from machiavel.server.chat import ChatLimits
 from machiavel.server.live import Connection, LiveGame
+from machiavel.server.mail import Mailer, MailSettings, read_unsubscribe_token
+from machiavel.server.notices import Notifier
 from machiavel.server.schemas import (
     AccountOut,
     ActionIn,
@@ -65,6 +68,7 @@ from machiavel.server.storage import AccountRecord, Repository
 logger = logging.getLogger("machiavel.server")
 
 MAX_BODY = 64 * 1024
+DEFAULT_PUBLIC_URL = "http://127.0.0.1:8000"
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorOut} for code in (400, 401, 403, 404, 409, 410, 413, 422, 429)
@@ -88,6 +92,9 @@ def create_app(
     password_cost: PasswordCost = DEFAULT_COST,
     sign_in_limits: SignInLimits | None = None,
     chat_limits: ChatLimits | None = None,
+    mail_settings: MailSettings | None = None,
+    public_url: str = DEFAULT_PUBLIC_URL,
+    mail_retry_delays: Sequence[float] = (5.0, 30.0, 120.0),
 ) -> FastAPI:
     """The server on a database (default: MACHIAVEL_DATABASE_URL, else ./machiavel.db).
 
@@ -96,8 +103,12 @@ def create_app(
     ``{"hard": {"seconds": 0.1}}``. ``password_cost`` is Argon2id's (tests lower it:
     ``accounts.TEST_COST``); ``sign_in_limits`` counts failed sign-ins; ``chat_limits``
     chat messages (``chat.ChatLimits``: 5 in 10 s and 30 in 10 minutes by default).
+    ``mail_settings``: where notifications are mailed (None: mail is off);
+    ``public_url``: the address people open, for the links in mails.
     """
     repository = Repository(database_url)
+    mailer = Mailer(mail_settings, retry_delays=mail_retry_delays)
+    notifier = Notifier(repository, mailer, public_url)
     accounts = Accounts(repository, password_cost, sign_in_limits)
     service = GameService(
         repository,
@@ -105,15 +116,19 @@ def create_app(
         bot_workers=bot_workers,
         bot_params=bot_params,
         chat_limits=chat_limits,
+        notifier=notifier,
     )
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        mailer.start()
         await service.start()
         try:
             yield
         finally:
             await service.stop()
+            await notifier.close()
+            await mailer.close()
             repository.close()
 
     app = FastAPI(
@@ -123,9 +138,11 @@ def create_app(
     )
     app.state.service = service
     app.state.accounts = accounts
+    app.state.mailer = mailer
     _add_error_handlers(app)
     _add_routes(app, service, accounts)
     _add_account_routes(app, service, accounts)
+    _add_mail_routes(app, notifier)
     app.add_middleware(FastActions, service=service)
     app.add_middleware(BodyLimit, limit=max_body)
     if WEB_DIR.is_dir():
@@ -462,18 +479,67 @@ def _add_account_routes(app: FastAPI, service: GameService, accounts: Accounts) 
     async def reinvite(game_id: str, player: int, body: InviteIn, request: Request) -> Any:
         """A new invite token for a seat never taken (the old invite link stops working);
         for the host: the holder of the creator's token (the one the first human seat was
-        given at creation, even once that seat's token changed) or the creator's account."""
+        given at creation, even once that seat's token changed) or the creator's account.
+        With ``account``, the seat is reserved for that account, which is invited (``""``:
+        no longer reserved)."""
         account = await _account_id(request, accounts)
-        return JSONResponse(await service.reinvite(game_id, player, body.token, account))
+        return JSONResponse(
+            await service.reinvite(game_id, player, body.token, account, body.account)
+        )
+
+
+def _add_mail_routes(app: FastAPI, notifier: Notifier) -> None:
+    async def unsubscribe(token: str) -> Response:
+        account = None
+        if len(token) <= 100:
+            secret = await asyncio.to_thread(notifier.secret)
+            account = read_unsubscribe_token(secret, token)
+        if account is None:
+            return HTMLResponse(
+                unsubscribe_page("This link is not valid (it may be cut short): nothing changed."),
+                status_code=400,
+            )
+        await asyncio.to_thread(notifier.repo.update_account, account, notify=False)
+        return HTMLResponse(
+            unsubscribe_page(
+                "Done: you will get no more e-mails from machiavel. Turn them back on in "
+                "your account's settings whenever you like."
+            )
+        )
+
+    @app.get("/api/mail/unsubscribe", response_class=HTMLResponse, responses=ERRORS)
+    async def unsubscribe_by_link(token: str = Query("", max_length=200)) -> Response:
+        """The link at the foot of every mail: one click turns the account's e-mail
+        notifications off (``notify`` false) and says so."""
+        return await unsubscribe(token)
+
+    @app.post("/api/mail/unsubscribe", response_class=HTMLResponse, responses=ERRORS)
+    async def unsubscribe_one_click(token: str = Query("", max_length=200)) -> Response:
+        """RFC 8058 one-click unsubscribe (``List-Unsubscribe-Post``), as mail programs
+        send it: the same as the link."""
+        return await unsubscribe(token)
+
+
+def unsubscribe_page(sentence: str) -> str:
+    """A small page of one sentence (nothing of the request in it)."""
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        "<title>machiavel: e-mails</title></head><body><main><h1>machiavel</h1>"
+        f'<p id="unsubscribe-result">{html.escape(sentence)}</p>'
+        '<p><a href="/">Back to the lobby</a></p></main></body></html>'
+    )
 
 
 def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
     @app.post("/api/games", status_code=201, response_model=CreatedOut, responses=ERRORS)
     async def create_game(body: CreateGameIn, request: Request) -> Any:
-        """Open a table: the game, its players, options and seats (people or bots).
-        Signed in, its first human seat belongs to your account."""
+        """Open a table: the game, its players, options and seats (people or bots; a
+        person's seat may be reserved for an account, which is invited), its pace (live or
+        turn-based). Signed in, your seat (the one reserved for you, else the first human
+        seat) belongs to your account."""
         seats = (
-            [SeatSpec(s.kind, s.level, s.name) for s in body.seats]
+            [SeatSpec(s.kind, s.level, s.name, s.account) for s in body.seats]
             if body.seats is not None
             else None
         )
@@ -487,6 +553,7 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
             body.listed,
             account,
             body.rated,
+            body.pace,
         )
         return JSONResponse(created, status_code=201)
 

@@ -14,6 +14,7 @@ import logging
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from machiavel.core.contract import LANGUAGES, Game, JsonDict, Setup, State
 from machiavel.core.errors import CorruptState, IllegalAction, InvalidSetup
@@ -129,6 +130,9 @@ class LiveGame:
         self.connections: set[Connection] = set()
         self.dead = False  # dropped from memory (failed write, eviction): load it again
         self.chat = RecentChat()  # the latest chat messages (set when loaded)
+        # Since when the seats in to_move wait: the last action's time (stored games:
+        # their updated_at, which the action's write set).
+        self.turn_since: datetime = record.updated_at
         self._bases: dict[Viewer, str] = {}
         self._texts: dict[tuple[Viewer, int], str] = {}
 
@@ -263,7 +267,16 @@ def build_payload(live: LiveGame, viewer: Viewer) -> JsonDict:
         "seats": [seat.public() for seat in live.record.seats],
         "rated": live.record.rated,
         "rematch": live.record.rematch,
+        "pace": live.record.pace,
+        "turn_since": None if state.is_over else iso_utc(live.turn_since),
     }
+
+
+def iso_utc(moment: datetime) -> str:
+    """ISO 8601 in UTC with a Z (naive moments, as SQLite gives them back, are UTC)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
 def rebuild(spec: Game, record: GameRecord, actions: Sequence[tuple[int, str]]) -> LiveGame:

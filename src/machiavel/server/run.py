@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import gc
+import os
 import sys
 
 from machiavel.server.app import MAX_BODY, create_app
+from machiavel.server.mail import MailSettings, check_link, describe
 from machiavel.server.migrations import SchemaTooNew
 from machiavel.server.storage import database_url, safe_url
 
@@ -18,23 +20,53 @@ def browser_address(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
-def serve(host: str, port: int, database: str | None, bot_workers: int | None = None) -> int:
+def serve(
+    host: str,
+    port: int,
+    database: str | None,
+    bot_workers: int | None = None,
+    *,
+    smtp_url: str | None = None,
+    public_url: str | None = None,
+) -> int:
     import uvicorn
 
     url = database_url(database)
     try:
-        app = create_app(url, bot_workers=bot_workers)  # migrates the database if needed
+        mail_settings = MailSettings.from_environment(url=smtp_url)
+        public = public_address(public_url, host, port)
+    except ValueError as error:
+        print(f"machiavel: {error}", file=sys.stderr, flush=True)
+        return 2
+    try:  # migrates the database if needed
+        app = create_app(
+            url, bot_workers=bot_workers, mail_settings=mail_settings, public_url=public
+        )
     except SchemaTooNew as error:
         print(f"machiavel: {error}", file=sys.stderr, flush=True)
         return 1
     tune_garbage_collector()
     print(f"machiavel: open {browser_address(host, port)}  (database: {safe_url(url)})", flush=True)
+    print(f"machiavel: {describe(mail_settings)}", flush=True)
     print("machiavel: API documentation at /docs; Ctrl+C stops the server.", flush=True)
     schema = app.state.service.repo.schema
     if schema.changed:
         print(f"machiavel: {schema.describe()}", flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=MAX_BODY)
     return 0
+
+
+PUBLIC_URL_VARIABLE = "MACHIAVEL_PUBLIC_URL"
+
+
+def public_address(given: str | None, host: str, port: int) -> str:
+    """The address for links in mails: ``given`` (--public-url), else
+    $MACHIAVEL_PUBLIC_URL, else the browser address of host and port. ValueError with a
+    sentence for one that is not an http(s) URL."""
+    chosen = (given or os.environ.get(PUBLIC_URL_VARIABLE, "")).strip()
+    if not chosen:
+        return browser_address(host, port).rstrip("/")
+    return check_link(chosen, "public URL").rstrip("/")
 
 
 # Collections of the youngest objects every 20,000 allocations rather than 700.

@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
+Pace = Literal["live", "turn-based"]
+
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -15,6 +17,11 @@ class SeatIn(Strict):
     kind: Literal["human", "bot"] = Field(description="a person's seat or a bot's")
     level: StrictStr | None = Field(None, description="a bot's level: easy, medium, hard, expert")
     name: StrictStr | None = Field(None, description="display name; a named human seat is taken")
+    account: StrictStr | None = Field(
+        None,
+        max_length=64,
+        description="a human seat reserved for the account of this name, which is invited",
+    )
 
 
 class CreateGameIn(Strict):
@@ -30,6 +37,10 @@ class CreateGameIn(Strict):
         None,
         description="whether the result updates ratings (default: rated if every human seat "
         "is an account's; true is refused for a table that cannot be rated)",
+    )
+    pace: Pace = Field(
+        "live",
+        description="live (one sitting) or turn-based (over days: mail says whose turn it is)",
     )
 
 
@@ -129,11 +140,18 @@ class InviteIn(Strict):
         description="the creator's token: the one the first human seat was given at creation "
         "(not needed signed in as the creator)",
     )
+    account: StrictStr | None = Field(
+        None,
+        max_length=64,
+        description="reserve the seat for the account of this name, which is invited "
+        '("": no longer reserved)',
+    )
 
 
 class InviteOut(BaseModel):
     player: int
     token: str
+    account: str | None = Field(None, description="the account the seat is reserved for")
 
 
 class MyGameOut(BaseModel):
@@ -145,6 +163,10 @@ class MyGameOut(BaseModel):
     waiting_since: str | None = Field(
         description="ISO 8601 UTC: since when it is your turn (null: it is not)"
     )
+    invited: bool = Field(description="the seat is reserved for you and you have not taken it")
+    pace: Pace
+    to_move: list[int] = Field(description="the seats whose turn it is")
+    turn_since: str | None = Field(description="ISO 8601 UTC: since when they wait")
     status: Literal["open", "running", "finished", "read-only"]
     seats: list[SeatOut]
     version: int
@@ -165,6 +187,7 @@ class CreatedOut(BaseModel):
     seats: list[SeatTokenOut]
     version: int
     rated: bool = Field(description="whether the result updates ratings")
+    pace: Pace
 
 
 class SeatOut(BaseModel):
@@ -173,6 +196,7 @@ class SeatOut(BaseModel):
     level: str | None
     name: str | None
     claimed: bool
+    reserved: bool = Field(False, description="kept for an invited account, not yet taken")
 
 
 class StateOut(BaseModel):
@@ -193,6 +217,10 @@ class StateOut(BaseModel):
     log_fr: list[str] = Field(description="the same lines in French, line for line")
     rated: bool = Field(False, description="whether the result updates ratings")
     rematch: str | None = Field(None, description="the rematch made of this game, if any")
+    pace: Pace = "live"
+    turn_since: str | None = Field(
+        None, description="ISO 8601 UTC: since when the seats in to_move wait (null: over)"
+    )
     chat: list[ChatMessageOut] | None = Field(
         None, description="in a whole state (log_start 0): the latest 100 messages one may read"
     )
@@ -257,6 +285,9 @@ class LobbyGameOut(BaseModel):
     version: int
     is_over: bool
     rated: bool = Field(description="whether the result updates ratings")
+    pace: Pace
+    to_move: list[int] = Field(description="the seats whose turn it is")
+    turn_since: str | None = Field(description="ISO 8601 UTC: since when they wait")
     created_at: str
     updated_at: str
 

@@ -46,9 +46,12 @@ from machiavel.server.live import (
     LiveGame,
     Viewer,
     hash_token,
+    iso_utc,
     new_token,
     rebuild,
 )
+from machiavel.server.mail import Mailer
+from machiavel.server.notices import Notifier
 from machiavel.server.readonly import ReadOnlyGame, examine
 from machiavel.server.storage import (
     MAX_SEED,
@@ -62,6 +65,7 @@ from machiavel.server.storage import (
     SeatRecord,
     StaleWrite,
     Write,
+    name_key,
 )
 from machiavel.server.writer import GroupWriter, WriteFailed
 
@@ -72,6 +76,7 @@ MAX_NAME = 40
 MAX_SEATS = 16
 MAX_TOKEN = 200
 LOBBY_STATUSES = ("active", "open", "running", "finished", "all")
+PACES = ("live", "turn-based")
 MAX_LEADERBOARD = 200  # entries a leaderboard page holds at most
 RECENT_RATED = 20  # rated games a profile lists
 WS_SEAT_TAKEN = 4403  # close code: this connection's token no longer opens its seat
@@ -103,6 +108,7 @@ class SeatSpec:
     kind: str
     level: str | None = None
     name: str | None = None
+    account: str | None = None  # a human seat reserved for the account of that name
 
 
 class GameService:
@@ -116,8 +122,10 @@ class GameService:
         lookup: Callable[[str], Game] = registered_game,
         max_cached: int = 5000,
         chat_limits: ChatLimits | None = None,
+        notifier: Notifier | None = None,
     ) -> None:
         self.repo = repository
+        self.notifier = notifier or Notifier(repository, Mailer(None), "http://127.0.0.1")
         self.chat_limits = chat_limits or ChatLimits()
         self.lookup = lookup
         self.max_cached = max_cached
@@ -317,11 +325,15 @@ class GameService:
         listed: bool = True,
         account: AccountRecord | None = None,
         rated: bool | None = None,
+        pace: str = "live",
     ) -> JsonDict:
         """A new table. Signed in (``account``), its first human seat belongs to the
-        account (named after it if the seat has no name). ``rated``: None, rated if it can
-        be (``table_rating``); True, refused (400) if it cannot; False, unrated."""
+        account (named after it if the seat has no name), unless a seat is reserved for
+        it. ``rated``: None, rated if it can be (``table_rating``); True, refused (400) if
+        it cannot; False, unrated. ``pace``: live or turn-based (mail tells whose turn)."""
         spec = self._spec(game_id)
+        if pace not in PACES:
+            raise ApiError(400, f"pace must be one of {', '.join(PACES)}, not {pace!r}")
         if players is None and seats is None:
             raise ApiError(400, "give 'players' (a number) or 'seats' (one per player)")
         if players is None:
@@ -340,12 +352,9 @@ class GameService:
         if len(seats) != players:
             raise ApiError(400, f"a {players}-player game needs {players} seats, not {len(seats)}")
         records, tokens = self._new_seats(seats)
+        await self._reserve_seats(records, seats, account)
         if account is not None:
-            first = next((r for r in records if r.kind == "human"), None)
-            if first is not None:
-                records[first.player] = replace(
-                    first, name=first.name or account.name, claimed=True, account_id=account.id
-                )
+            self._seat_creator(records, account)
         reason = table_rating(records, rated)
         if rated and reason is not None:
             raise ApiError(400, f"this table cannot be rated: {reason}")
@@ -365,19 +374,67 @@ class GameService:
             host_token_hash=hash_token(host_token) if host_token is not None else None,
             host_account_id=account.id if account is not None else None,
             rated=reason is None,
+            pace=pace,
         )
         record = await self._store_new(record)
         live = LiveGame(record, state, [])
         self._cache[live.id] = live
         self._schedule_bots(live)
         self._evict_idle()
+        for seat in record.seats:
+            if seat.account_id is not None and not seat.claimed:
+                self.notifier.invitation(record, seat.player, spec.title, _name_of(account))
         return {
             "id": live.id,
             "game": spec.id,
             "seats": [{"player": p, "token": t} for p, t in enumerate(tokens)],
             "version": state.version,
             "rated": record.rated,
+            "pace": record.pace,
         }
+
+    async def _reserve_seats(
+        self, records: list[SeatRecord], seats: Sequence[SeatSpec], creator: AccountRecord | None
+    ) -> None:
+        """Reserve the seats naming an account for it (named after it, not yet taken)."""
+        reserved: dict[int, int] = {}
+        for player, seat in enumerate(seats):
+            if seat.account is None:
+                continue
+            if seat.kind != "human":
+                raise ApiError(400, f"seat {player}: only a human seat is reserved for an account")
+            invited = await self._account_named(seat.account, f"seat {player}")
+            if invited.id in reserved:
+                raise ApiError(
+                    400, f"seats {reserved[invited.id]} and {player} are both for {invited.name}"
+                )
+            reserved[invited.id] = player
+            claimed = creator is not None and creator.id == invited.id
+            records[player] = replace(
+                records[player], name=invited.name, claimed=claimed, account_id=invited.id
+            )
+
+    @staticmethod
+    def _seat_creator(records: list[SeatRecord], account: AccountRecord) -> None:
+        """The creator's seat: the one reserved for them, else the first human seat free."""
+        if any(r.account_id == account.id for r in records):
+            return
+        first = next(
+            (r for r in records if r.kind == "human" and r.account_id is None and not r.claimed),
+            None,
+        )
+        if first is not None:
+            records[first.player] = replace(
+                first, name=first.name or account.name, claimed=True, account_id=account.id
+            )
+
+    async def _account_named(self, name: str, where: str) -> AccountRecord:
+        found = None
+        if 0 < len(name) <= 64:
+            found = await asyncio.to_thread(self.repo.account_by_key, name_key(name.strip()))
+        if found is None:
+            raise ApiError(404, f"{where}: there is no account named {name[:64]!r}")
+        return found
 
     def _spec(self, game_id: str) -> Game:
         try:
@@ -536,10 +593,26 @@ class GameService:
             raise ApiError(
                 503, "the action could not be stored, so it was not played; try again"
             ) from error
+        live.turn_since = datetime.now(UTC)
         live.publish()
         self.bots.refresh(live.id, state.to_move, state.legal_actions, state.version)
         self._schedule_bots(live)
+        self._notify(live)
         return live.payload_text(player, version)  # the client has the log up to its version
+
+    def _notify(self, live: LiveGame) -> None:
+        """Mail whom it concerns that the game moved on or ended (turn-based tables)."""
+        title = self._title(live.record.game)
+        if live.state.is_over:
+            self.notifier.game_over(live, title)
+        else:
+            self.notifier.turn(live, title)
+
+    def _title(self, game_id: str) -> str:
+        try:
+            return self.lookup(game_id).title
+        except UnknownGame:
+            return game_id
 
     def _result(self, live: LiveGame) -> GameResult | None:
         """What rates a game that just ended, if it is rated (stored with its last action:
@@ -669,10 +742,12 @@ class GameService:
             if mine is not None and mine != player:
                 raise ApiError(409, f"your account already holds seat {mine} of this game")
             return player
+        if mine is not None and not seats[mine].claimed and seat in (None, mine):
+            return mine  # the seat reserved for this account: the invitation is accepted
         if mine is not None:
             raise ApiError(409, f"your account already holds seat {mine} of this game")
         if seat is None:
-            free = [s.player for s in seats if s.kind == "human" and not s.claimed]
+            free = [s.player for s in seats if is_open(s)]
             if not free:
                 raise ApiError(409, "every seat of this game is taken")
             return free[0]
@@ -682,6 +757,10 @@ class GameService:
             raise ApiError(409, f"seat {seat} is played by a bot")
         if seats[seat].claimed:
             raise ApiError(409, f"seat {seat} is taken")
+        if seats[seat].account_id is not None:
+            raise ApiError(
+                409, f"seat {seat} is reserved for {seats[seat].name}: sign in to that account"
+            )
         return seat
 
     async def claim(self, game_id: str, token: str | None, account: AccountRecord) -> JsonDict:
@@ -714,10 +793,18 @@ class GameService:
             live.lock.release()
 
     async def reinvite(
-        self, game_id: str, player: int, host_token: str | None, account: int | None
+        self,
+        game_id: str,
+        player: int,
+        host_token: str | None,
+        account: int | None,
+        invited: str | None = None,
     ) -> JsonDict:
         """A new invite token for a seat never taken, for the game's host (the holder of
-        the host token, or the account that created it); the old invite stops working."""
+        the host token, or the account that created it); the old invite stops working.
+        ``invited``: the seat is reserved for the account of that name, which is told (in
+        "my games", and by mail), or, as "", no longer reserved."""
+        guest = await self._account_named(invited, "invite") if invited else None
         live = await self.locked(game_id)
         try:
             record = live.record
@@ -745,13 +832,32 @@ class GameService:
                 )
             if live.state.is_over:
                 raise ApiError(409, "the game is over")
+            if guest is not None and (mine := seat_of_account(record, guest.id)) is not None:
+                raise ApiError(409, f"{guest.name} already has seat {mine} of this game")
             fresh = new_token()
             renewed = replace(seat, token_hash=hash_token(fresh))
+            if invited is not None:
+                renewed = replace(
+                    renewed,
+                    account_id=guest.id if guest else None,
+                    name=guest.name if guest else None,
+                )
             if not await self._store(SeatChange(live.id, renewed, seat.token_hash)):
                 self._drop(live)
                 raise ApiError(409, "the seat changed meanwhile; try again")
             live.record = record.with_seat(renewed)
-            return {"player": player, "token": fresh}
+            if invited is not None:
+                live.changed()
+                live.publish()
+            if guest is not None:
+                host = record.host_account_id
+                by = (
+                    (await asyncio.to_thread(self.repo.account_names, [host])).get(host)
+                    if host
+                    else None
+                )
+                self.notifier.invitation(live.record, player, self._title(record.game), by)
+            return {"player": player, "token": fresh, "account": guest.name if guest else None}
         finally:
             live.lock.release()
 
@@ -976,6 +1082,10 @@ class GameService:
         live.changed()
         live.push_all(dumps({"rematch": new.id}))
         self._evict_idle()
+        title = self._title(new.game)
+        for new_seat in seats:  # the other people with accounts are invited to it
+            if new_seat.account_id is not None and new_seat.player != mine:
+                self.notifier.invitation(new, new_seat.player, title, record.seats[player].name)
         invites = [
             {"player": s.player, "token": t}
             for s, t in zip(seats, tokens, strict=True)
@@ -1057,7 +1167,11 @@ class GameService:
                 "title": entry["title"],
                 "player": player,
                 "your_turn": your_turn,
-                "waiting_since": _iso_utc(record.updated_at) if your_turn else None,
+                "waiting_since": iso_utc(record.updated_at) if your_turn else None,
+                "invited": not record.seats[player].claimed and not record.is_over,
+                "pace": record.pace,
+                "to_move": [] if record.is_over else list(to_move or ()),
+                "turn_since": entry["turn_since"],
                 "status": entry["status"],
                 "seats": entry["seats"],
                 "version": record.version,
@@ -1119,19 +1233,16 @@ class GameService:
                 version=live.state.version,
                 is_over=live.state.is_over,
             )
-        open_seats = [s.player for s in record.seats if s.kind == "human" and not s.claimed]
+        open_seats = [s.player for s in record.seats if is_open(s)]
         status = "finished" if record.is_over else "open" if open_seats else "running"
         message = self._unreadable.get(record.id)
         if message is not None:  # found out when loaded: no seat may be taken
             open_seats, status = [], "read-only"
-        try:
-            title = self.lookup(record.game).title
-        except UnknownGame:
-            title = record.game
+        to_move = list(live.state.to_move) if live is not None else list(record.to_move or ())
         return {
             "id": record.id,
             "game": record.game,
-            "title": title,
+            "title": self._title(record.game),
             "players": record.players,
             "options": record.options,
             "seats": [s.public() for s in record.seats],
@@ -1142,6 +1253,9 @@ class GameService:
             "version": record.version,
             "is_over": record.is_over,
             "rated": record.rated,
+            "pace": record.pace,
+            "to_move": [] if record.is_over else to_move,
+            "turn_since": None if record.is_over else iso_utc(record.updated_at),
             "created_at": _iso(record.created_at),
             "updated_at": _iso(record.updated_at),
         }
@@ -1179,8 +1293,6 @@ class GameService:
     async def player(self, name: str) -> JsonDict:
         """A player's profile: its rating in each game and its recent rated games. The
         name of an account (ignoring case) or of a bot level ("hard bot")."""
-        from machiavel.server.accounts import name_key
-
         key: str | None = None
         shown = name
         is_bot = False
@@ -1203,7 +1315,7 @@ class GameService:
                 {
                     "id": row.game_id,
                     "game": row.game,
-                    "finished_at": _iso_utc(_aware(row.finished_at)),
+                    "finished_at": iso_utc(_aware(row.finished_at)),
                     "result": row.result,
                     "rating": after,
                     "rating_change": after - before,
@@ -1314,6 +1426,10 @@ def clean_name(name: str) -> str:
     return name
 
 
+def _name_of(account: AccountRecord | None) -> str | None:
+    return account.name if account is not None else None
+
+
 def bot_name(level: str) -> str:
     """A bot level's name on leaderboards and profiles: "hard bot" (a space: no account
     name has one, so the two never meet)."""
@@ -1346,8 +1462,9 @@ def _iso(moment: datetime) -> str:
     return moment.isoformat()
 
 
-def _iso_utc(moment: datetime) -> str:
-    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+def is_open(seat: SeatRecord) -> bool:
+    """A seat anyone may join: a person's, never taken nor reserved for an account."""
+    return seat.kind == "human" and not seat.claimed and seat.account_id is None
 
 
 def seat_of_account(record: GameRecord, account: int | None) -> int | None:

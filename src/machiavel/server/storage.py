@@ -14,6 +14,8 @@ migration builds (a test checks that they agree).
 from __future__ import annotations
 
 import os
+import secrets
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -120,6 +122,9 @@ class GameRow(Base):
     # made of this one (made once).
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # "live" (played in one sitting) or "turn-based" (players come back over hours or
+    # days: e-mail tells them it is their turn). Revision 0007; "live" for the games before.
+    pace: Mapped[str] = mapped_column(String(16), server_default=text("'live'"))
 
 
 class SeatRow(Base):
@@ -200,6 +205,30 @@ class ChatMessageRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class MailNoticeRow(Base):
+    """A notification mailed (revision 0007): its key makes it one per game, account, kind
+    and version (turn), whichever server sends it and however often it restarts."""
+
+    __tablename__ = "mail_notices"
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    account_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)  # turn, invitation...
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ServerSecretRow(Base):
+    """A secret of the server made once and kept in the database (revision 0007), so that
+    it survives restarts and every server of a cluster shares it (the key of the mails'
+    unsubscribe links)."""
+
+    __tablename__ = "server_secrets"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
+
+
 @dataclass(frozen=True)
 class SeatRecord:
     player: int
@@ -218,6 +247,8 @@ class SeatRecord:
             "level": self.level,
             "name": self.name,
             "claimed": self.claimed,
+            # Kept for an invited account (its name is the seat's): not open to anyone.
+            "reserved": self.account_id is not None and not self.claimed,
         }
 
 
@@ -241,6 +272,7 @@ class GameRecord:
     rated: bool = False  # whether its result updates ratings
     rematch_of: str | None = None  # the game this one is the rematch of
     rematch: str | None = None  # the rematch made of this one
+    pace: str = "live"  # or "turn-based"
 
     def with_seat(self, seat: SeatRecord) -> GameRecord:
         seats = tuple(seat if s.player == seat.player else s for s in self.seats)
@@ -317,6 +349,11 @@ class NameTaken(Exception):  # noqa: N818 - it names a situation
 
 class StaleWrite(Exception):  # noqa: N818 - it names a situation, not a failure of ours
     """The stored game is not at the version the writer expected (another writer won)."""
+
+
+def name_key(name: str) -> str:
+    """The key an account name is unique by: its NFKC casefold (unique ignoring case)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
 
 
 def database_url(url: str | None = None) -> str:
@@ -755,6 +792,53 @@ class Repository:
             ).all()
         return {r.id: r.name for r in rows}
 
+    # ---- mail -----------------------------------------------------------------------
+    def claim_notice(self, game_id: str, account_id: int, kind: str, version: int) -> bool:
+        """Record that a notice is mailed; False if it was already (by any server)."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    insert(MailNoticeRow).values(
+                        game_id=game_id,
+                        account_id=account_id,
+                        kind=kind,
+                        version=version,
+                        sent_at=datetime.now(UTC),
+                    )
+                )
+        except IntegrityError:
+            return False
+        return True
+
+    def accounts_by_ids(self, ids: Sequence[int]) -> dict[int, AccountRecord]:
+        if not ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(AccountRow).where(AccountRow.id.in_(list(ids)))).all()
+        return {row.id: _account(row) for row in rows}
+
+    def server_secret(self, name: str) -> str:
+        """The secret ``name``, made (random, 256 bits) the first time it is asked for."""
+        with self.engine.connect() as conn:
+            value = conn.execute(
+                select(ServerSecretRow.value).where(ServerSecretRow.name == name)
+            ).scalar_one_or_none()
+        if value is not None:
+            return str(value)
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    insert(ServerSecretRow).values(name=name, value=secrets.token_urlsafe(32))
+                )
+        except IntegrityError:
+            pass  # another server made it first: use theirs
+        with self.engine.connect() as conn:
+            return str(
+                conn.execute(
+                    select(ServerSecretRow.value).where(ServerSecretRow.name == name)
+                ).scalar_one()
+            )
+
 
 class _SomeRefused(Exception):  # noqa: N818 - internal signal, never leaves this module
     """A write of a group was refused (a stale version or seat): roll the group back."""
@@ -799,6 +883,7 @@ def _insert_games(conn: Connection, records: Sequence[GameRecord]) -> None:
                 "rated": r.rated,
                 "rematch_of": r.rematch_of,
                 "rematch": r.rematch,
+                "pace": r.pace,
             }
             for r in records
         ],
@@ -1006,6 +1091,7 @@ def _record(row: Any, seats: Sequence[Any]) -> GameRecord:
         rated=bool(row.rated),
         rematch_of=row.rematch_of,
         rematch=row.rematch,
+        pace=row.pace,
     )
 
 
