@@ -11,14 +11,11 @@ import asyncio
 import logging
 import smtplib
 import ssl
-import threading
 from collections.abc import Callable, Coroutine, Iterator
-from email import message_from_bytes, policy
 from email.message import EmailMessage
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, AuthResult, Envelope, LoginPassword, Session
 
 from machiavel.server.launch import free_port
@@ -26,7 +23,6 @@ from machiavel.server.mail import (
     DEFAULT_SENDER,
     Mailer,
     MailSettings,
-    OncePerTurn,
     compose,
     describe,
     is_temporary,
@@ -34,8 +30,8 @@ from machiavel.server.mail import (
     read_unsubscribe_token,
     unsubscribe_token,
 )
+from support.smtp import STUCK, Collector, Servers, smtp_servers
 
-STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
 SENDER = "Machiavel <notify@machiavel.test>"
 TO = "ada@example.org"
 LINK = "https://machiavel.test/games/Jf3k2Lq0aZ1x"
@@ -44,81 +40,9 @@ SECRET = b"0123456789abcdef-server-secret"
 LOGGER = "machiavel.server.mail"
 
 
-class Collector:
-    """An aiosmtpd handler keeping what it receives. ``hold`` cleared makes it wait (in
-    the server's thread) before answering DATA, after setting ``entered``; ``answers``
-    are given to the next DATA commands instead of 250."""
-
-    def __init__(self) -> None:
-        self.messages: list[EmailMessage] = []
-        self.envelopes: list[tuple[str | None, list[str]]] = []
-        self.data_commands = 0
-        self.answers: list[str] = []
-        self.hold = threading.Event()
-        self.hold.set()
-        self.entered = threading.Event()
-        self._changed = threading.Condition()
-
-    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:  # noqa: N802
-        self.entered.set()
-        assert self.hold.wait(STUCK), "the test never let the server answer"
-        with self._changed:
-            self.data_commands += 1
-            if self.answers:
-                return self.answers.pop(0)
-            content = envelope.content
-            assert isinstance(content, bytes)
-            parsed = message_from_bytes(content, policy=policy.default)
-            assert isinstance(parsed, EmailMessage)
-            self.messages.append(parsed)
-            self.envelopes.append((envelope.mail_from, list(envelope.rcpt_tos)))
-            self._changed.notify_all()
-        return "250 OK"
-
-    def wait_for(self, count: int) -> list[EmailMessage]:
-        with self._changed:
-            assert self._changed.wait_for(lambda: len(self.messages) >= count, STUCK)
-            return list(self.messages)
-
-    def subjects(self) -> list[str]:
-        with self._changed:
-            return [str(message["Subject"]) for message in self.messages]
-
-
-class Servers:
-    """SMTP servers started by a test, each in a thread of its own; all stopped after it."""
-
-    def __init__(self) -> None:
-        self.running: list[tuple[Controller, Collector]] = []
-
-    def start(self, handler: Collector, port: int | None = None, **kwargs: Any) -> Controller:
-        controller = Controller(handler, hostname="127.0.0.1", port=port or free_port(), **kwargs)
-        controller.start()
-        self.running.append((controller, handler))
-        return controller
-
-    def stop(self, controller: Controller) -> None:
-        for entry in list(self.running):
-            if entry[0] is controller:
-                entry[1].hold.set()
-                controller.stop()
-                self.running.remove(entry)
-
-    def stop_all(self) -> None:
-        for controller, _ in list(self.running):
-            self.stop(controller)
-
-
 @pytest.fixture
 def servers() -> Iterator[Servers]:
-    before = set(threading.enumerate())
-    started = Servers()
-    try:
-        yield started
-    finally:
-        started.stop_all()
-    left = [thread for thread in threading.enumerate() if thread not in before]
-    assert not left, f"threads left running: {left}"
+    yield from smtp_servers()
 
 
 @pytest.fixture
@@ -595,17 +519,3 @@ def test_unsubscribe_tokens_round_trip_and_refuse_tampering() -> None:
         assert read_unsubscribe_token(SECRET, forged) is None, forged
     with pytest.raises(ValueError, match="16 bytes"):
         unsubscribe_token(b"short", 1)
-
-
-# ---- one mail per turn --------------------------------------------------------------
-def test_once_per_turn() -> None:
-    once = OncePerTurn(capacity=2)
-    assert once.claim("g1", 1, 5)
-    assert not once.claim("g1", 1, 5)  # the same turn again
-    assert not once.claim("g1", 1, 4)  # an older turn: out of date
-    assert once.claim("g1", 1, 8)  # the next turn
-    assert once.claim("g1", 2, 8)  # another account
-    assert once.claim("g2", 1, 8)  # another game: (g1, 1) is the least recently used
-    assert len(once) == 2
-    assert once.claim("g1", 1, 8)  # forgotten (bounded memory): may mail once more
-    assert not once.claim("g2", 1, 8)

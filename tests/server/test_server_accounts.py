@@ -9,72 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from machiavel.server.accounts import COOKIE, TEST_COST, SignInLimits, account_name
+from support.devices import PASSWORD, SITE, Device, signed_up, tyrus
 
 Client = Callable[..., AbstractContextManager[TestClient]]
-SITE = "http://testserver"
-PASSWORD = "correct horse"
 
 
 @pytest.fixture
 def client(client_on: Client, sqlite_url: str) -> Iterator[TestClient]:
     with client_on(sqlite_url, password_cost=TEST_COST) as opened:
         yield opened
-
-
-class Device:
-    """One browser: its own session cookie, sent by hand (the client's jar stays empty,
-    so several devices share one app), and this site's Origin on every request."""
-
-    def __init__(self, client: TestClient, session: str | None = None) -> None:
-        self.client = client
-        self.session = session
-        self.origin: str | None = SITE
-
-    def headers(self) -> dict[str, str]:
-        headers = {}
-        if self.session is not None:
-            headers["cookie"] = f"{COOKIE}={self.session}"
-        if self.origin is not None:
-            headers["origin"] = self.origin
-        return headers
-
-    def call(self, method: str, path: str, body: Any = None, **params: Any) -> Any:
-        answer = self.client.request(
-            method, path, json=body, params=params or None, headers=self.headers()
-        )
-        cookie = answer.cookies.get(COOKIE)
-        if cookie is not None:
-            self.session = cookie
-        self.client.cookies.clear()
-        return answer
-
-    def sign_up(self, name: str, password: str = PASSWORD, **more: Any) -> Any:
-        return self.call("POST", "/api/accounts", {"name": name, "password": password, **more})
-
-    def sign_in(self, name: str, password: str = PASSWORD) -> Any:
-        return self.call("POST", "/api/session", {"name": name, "password": password})
-
-
-def signed_up(client: TestClient, name: str) -> Device:
-    device = Device(client)
-    answer = device.sign_up(name)
-    assert answer.status_code == 201, answer.text
-    return device
-
-
-def tyrus(device: Device, seats: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    seats = seats or [{"kind": "human"}, {"kind": "human"}]
-    answer = device.call("POST", "/api/games", {"game": "tyrus", "seed": 7, "seats": seats})
-    assert answer.status_code == 201, answer.text
-    created: dict[str, Any] = answer.json()
-    return created
 
 
 # ---- signing up, in and out ----------------------------------------------------------

@@ -12,7 +12,6 @@ what ``compose`` builds. See "Mail" in docs/server.md.
   connection, a timeout) after growing pauses, and logs one line per failure burst.
 - ``unsubscribe_token`` / ``read_unsubscribe_token``: HMAC-SHA256 tokens naming an account,
   for the one-click link of every mail (RFC 8058).
-- ``OncePerTurn``: at most one mail per game, account and turn.
 """
 
 from __future__ import annotations
@@ -703,37 +702,3 @@ def read_unsubscribe_token(secret: bytes | str, token: str) -> int | None:
     if not hmac.compare_digest(mac.encode("utf-8", "replace"), _mac(key, account_id).encode()):
         return None
     return account_id
-
-
-# ---- at most one mail per turn ------------------------------------------------------
-class OncePerTurn:
-    """Remembers, for the ``capacity`` most recently used (game, account) pairs, the
-    latest version (turn) mailed about. ``claim(game, account, version)`` is True once per
-    turn: when nothing is remembered for the pair or ``version`` is newer than what is;
-    False for the same version again (or an older one: a notice that is out of date).
-    Memory is bounded: a pair forgotten (least recently used beyond ``capacity``) may be
-    mailed once more for a turn. Thread-safe."""
-
-    def __init__(self, capacity: int = 10_000) -> None:
-        if capacity < 1:
-            raise ValueError("capacity must be at least 1")
-        self.capacity = capacity
-        self._lock = threading.Lock()
-        self._latest: collections.OrderedDict[tuple[str, int], int] = collections.OrderedDict()
-
-    def claim(self, game_id: str, account_id: int, version: int) -> bool:
-        key = (game_id, account_id)
-        with self._lock:
-            latest = self._latest.get(key)
-            if latest is not None:
-                self._latest.move_to_end(key)
-                if version <= latest:
-                    return False
-            self._latest[key] = version
-            if len(self._latest) > self.capacity:
-                self._latest.popitem(last=False)
-            return True
-
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._latest)

@@ -160,5 +160,10 @@ class Notifier:
 
     async def close(self) -> None:
         """Let the notices being claimed reach the mailer (then the mailer is closed)."""
-        if self._tasks:
+        while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def wait_idle(self) -> None:
+        """Wait until every notice so far is claimed and its mail delivered or given up."""
+        await self.close()
+        await self.mailer.wait_idle()

@@ -1,0 +1,1 @@
+"""Helpers shared by test modules (on the path through pytest's ``pythonpath``)."""
