@@ -6,6 +6,7 @@ a sentence); text kept verbatim (never HTML, never escaped by the server); store
 restart keeps it), paged back, shown in the replay at the version it was written;
 read-only games' chat read, not written. Rematch: seats rotated, same options and bots,
 made once, pushed to the old game's sockets, only for a seated player of a finished game.
+Every test runs on SQLite and on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -36,8 +37,8 @@ HTML = '<img src=x onerror=alert(1)> & <b>bold</b> "quoted" &amp;'
 
 
 @pytest.fixture
-def client(client_on: Client, sqlite_url: str) -> Iterator[TestClient]:
-    with client_on(sqlite_url, password_cost=TEST_COST) as opened:
+def client(client_on: Client, any_database_url: str) -> Iterator[TestClient]:
+    with client_on(any_database_url, password_cost=TEST_COST) as opened:
         yield opened
 
 
@@ -260,12 +261,14 @@ def test_html_stays_text_verbatim(client: TestClient) -> None:
     assert stored[0].text == HTML
 
 
-def test_messages_survive_a_restart_and_numbers_go_on(client_on: Client, sqlite_url: str) -> None:
-    with client_on(sqlite_url) as first:
+def test_messages_survive_a_restart_and_numbers_go_on(
+    client_on: Client, any_database_url: str
+) -> None:
+    with client_on(any_database_url) as first:
         game_id, tokens = two_people(first)
         chat(first, game_id, "before", token=tokens[0])
         chat(first, game_id, "kibitz")
-    with client_on(sqlite_url) as second:
+    with client_on(any_database_url) as second:
         assert [m["text"] for m in second.get(f"/api/games/{game_id}").json()["chat"]] == [
             "before",
             "kibitz",
@@ -273,8 +276,8 @@ def test_messages_survive_a_restart_and_numbers_go_on(client_on: Client, sqlite_
         assert chat(second, game_id, "after", token=tokens[1]).json()["number"] == 3
 
 
-def test_pages_go_back(client_on: Client, sqlite_url: str) -> None:
-    with client_on(sqlite_url, chat_limits=ChatLimits(burst=500, sustained=500)) as client:
+def test_pages_go_back(client_on: Client, any_database_url: str) -> None:
+    with client_on(any_database_url, chat_limits=ChatLimits(burst=500, sustained=500)) as client:
         game_id, tokens = two_people(client)
         for n in range(1, 131):
             assert chat(client, game_id, f"m{n}", token=tokens[n % 2]).status_code == 200
@@ -314,8 +317,10 @@ def test_the_replay_shows_the_chat_with_the_version_of_each_message(client: Test
     ]
 
 
-def test_a_read_only_game_chat_is_read_not_written(client_on: Client, sqlite_url: str) -> None:
-    repository = Repository(sqlite_url)
+def test_a_read_only_game_chat_is_read_not_written(
+    client_on: Client, any_database_url: str
+) -> None:
+    repository = Repository(any_database_url)
     now = datetime.now(UTC)
     try:
         with repository.engine.begin() as conn:
@@ -364,7 +369,7 @@ def test_a_read_only_game_chat_is_read_not_written(client_on: Client, sqlite_url
             )
     finally:
         repository.close()
-    with client_on(sqlite_url) as client:
+    with client_on(any_database_url) as client:
         assert client.get("/api/games/broken").json()["status"] == "read-only"
         page = client.get("/api/games/broken/chat", params={"token": "token-0"}).json()
         assert [m["text"] for m in page["chat"]] == ["before the rules changed"]
