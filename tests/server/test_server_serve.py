@@ -36,7 +36,7 @@ from machiavel.server.launch import (
     start_server_process,
     stop_server_process,
 )
-from machiavel.server.run import browser_address
+from machiavel.server.run import PUBLIC_URL_VARIABLE, browser_address, public_address
 from machiavel.server.storage import Repository
 
 STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
@@ -110,6 +110,37 @@ def test_the_serve_command_and_the_address_it_prints() -> None:
     assert (args.host, args.port, args.database) == ("127.0.0.1", 9000, "x.db")
     assert browser_address("0.0.0.0", 8000) == "http://127.0.0.1:8000/"
     assert browser_address("::1", 80) == "http://[::1]:80/"
+
+
+def test_mail_and_public_url_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    args = cli.build_parser().parse_args(
+        ["serve", "--smtp-url", "smtp://127.0.0.1:2525", "--public-url", "https://m.example"]
+    )
+    assert (args.smtp_url, args.public_url) == ("smtp://127.0.0.1:2525", "https://m.example")
+    monkeypatch.delenv(PUBLIC_URL_VARIABLE, raising=False)
+    assert public_address(None, "0.0.0.0", 8000) == "http://127.0.0.1:8000"
+    assert public_address("https://m.example/", "x", 1) == "https://m.example"
+    monkeypatch.setenv(PUBLIC_URL_VARIABLE, "https://from.env")
+    assert public_address(None, "x", 1) == "https://from.env"
+    with pytest.raises(ValueError, match="public URL must be an http"):
+        public_address("ftp://m.example", "x", 1)
+
+
+@pytest.mark.parametrize(
+    ("flags", "says"),
+    [
+        (["--smtp-url", "ftp://mail"], "SMTP URL's scheme 'ftp'"),
+        (["--public-url", "m.example"], "public URL must be an http"),
+    ],
+)
+def test_a_bad_mail_option_stops_the_server_with_a_sentence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], says: str
+) -> None:
+    database = f"sqlite:///{tmp_path / 'm.db'}"
+    assert cli.main(["serve", "--database", database, *flags]) == 2
+    error = capsys.readouterr().err
+    assert says in error and "Traceback" not in error
+    assert not (tmp_path / "m.db").exists()  # stopped before anything was opened
 
 
 class Ada:
