@@ -19,7 +19,7 @@ STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
 STATE_KEYS = {"version", "view", "to_move", "legal_actions", "is_over", "winners"}
 EXTRA_KEYS = {
     *("id", "game", "player", "seats", "log_start", "log", "log_fr", "rated"),
-    *("chat", "rematch", "pace", "turn_since"),
+    *("chat", "rematch", "pace", "turn_since", "clocks", "outcome"),
 }
 
 
@@ -74,7 +74,10 @@ def two_humans(client: TestClient, **body: Any) -> tuple[str, list[str]]:
 # ---- creating -----------------------------------------------------------------------
 def test_create_returns_id_seats_tokens_and_version(client: TestClient) -> None:
     created = create(client, seats=[{"kind": "human"}, {"kind": "bot", "level": "easy"}])
-    assert set(created) == {"id", "game", "seats", "version", "rated", "pace"}
+    assert set(created) == {
+        *("id", "game", "seats", "version", "rated", "pace"),
+        *("clock", "stand_in", "abandon_after"),
+    }
     assert created["version"] == 0 and created["game"] == "tyrus"
     human, bot = created["seats"]
     assert human["player"] == 0 and len(human["token"]) >= 40
@@ -200,6 +203,7 @@ def test_a_seat_gets_its_view_and_actions(client: TestClient) -> None:
             "name": None,
             "claimed": False,
             "reserved": False,
+            "stand_in": False,
         }
 
 

@@ -244,6 +244,7 @@ def test_the_host_reserves_a_free_seat_for_an_account(client: TestClient) -> Non
         "name": None,
         "claimed": False,
         "reserved": False,
+        "stand_in": False,
     }
 
 

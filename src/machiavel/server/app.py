@@ -61,6 +61,7 @@ from machiavel.server.schemas import (
     SignUpIn,
     StaleOut,
     StateOut,
+    YourSeatIn,
 )
 from machiavel.server.service import WS_READ_ONLY, ApiError, GameService, SeatSpec, Unreadable
 from machiavel.server.storage import AccountRecord, Repository
@@ -554,6 +555,9 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
             account,
             body.rated,
             body.pace,
+            body.clock,
+            body.stand_in,
+            body.abandon_after,
         )
         return JSONResponse(created, status_code=201)
 
@@ -654,6 +658,21 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
         Only a seated player of a finished game (403, 409 otherwise)."""
         account = None if body.token else await _account(request, accounts)
         return JSONResponse(await service.rematch(game_id, body.token, account))
+
+    @app.post("/api/games/{game_id}/leave", response_model=StateOut, responses=ERRORS)
+    async def leave(game_id: str, body: YourSeatIn, request: Request) -> Any:
+        """Leave the table: a stand-in bot (the table's level) plays your seat so the others
+        can finish; you may take it back (``/return``). In a game of two, leaving is
+        resigning: the other player wins."""
+        account = None if body.token else await _account_id(request, accounts)
+        return JSONResponse(await service.leave(game_id, body.token, account))
+
+    @app.post("/api/games/{game_id}/return", response_model=StateOut, responses=ERRORS)
+    async def take_back(game_id: str, body: YourSeatIn, request: Request) -> Any:
+        """Take your seat back from its stand-in bot (after running out of time or
+        leaving): you play it again."""
+        account = None if body.token else await _account_id(request, accounts)
+        return JSONResponse(await service.take_back(game_id, body.token, account))
 
     @app.websocket("/api/games/{game_id}/ws")
     async def watch(

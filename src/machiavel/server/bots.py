@@ -192,6 +192,11 @@ class BotRunner:
     def is_current(self, job: BotJob) -> bool:
         return self.pending.get((job.game_id, job.player)) is job
 
+    def forget_seat(self, game_id: str, player: int) -> None:
+        job = self.pending.get((game_id, player))
+        if job is not None:
+            self.drop(job)
+
     def forget_game(self, game_id: str) -> None:
         for (gid, _), job in list(self.pending.items()):
             if gid == game_id:

@@ -25,7 +25,11 @@ from limits.strategies import MovingWindowRateLimiter
 
 PLAYERS = "players"
 SPECTATORS = "spectators"
-CHANNELS = (PLAYERS, SPECTATORS)
+CHANNELS = (PLAYERS, SPECTATORS)  # those people write in
+# What the server says at the table (a clock ran out, a person left or came back, the
+# table was abandoned): read by everyone, written by nobody else.
+TABLE = "table"
+TABLE_NAME = "machiavel"
 MAX_TEXT = 500  # characters (Unicode code points) of a message, after trimming
 RECENT = 100  # messages a game's payload carries (those the viewer may read)
 MAX_PAGE = 100  # messages a page of GET /api/games/{id}/chat holds at most
@@ -73,8 +77,8 @@ def clean_text(text: object) -> str:
 def readable(viewer: int | None, is_over: bool) -> tuple[str, ...]:
     """The channels a viewer (a seat, or None for a spectator) reads."""
     if viewer is None or is_over:
-        return CHANNELS
-    return (PLAYERS,)
+        return (*CHANNELS, TABLE)
+    return (PLAYERS, TABLE)
 
 
 def channel_to_write(viewer: int | None, requested: object) -> str:
@@ -120,7 +124,9 @@ class RecentChat:
     next message takes."""
 
     def __init__(self, messages: Iterable[ChatMessage] = (), last_number: int = 0) -> None:
-        self.channels: dict[str, deque[ChatMessage]] = {c: deque(maxlen=RECENT) for c in CHANNELS}
+        self.channels: dict[str, deque[ChatMessage]] = {
+            c: deque(maxlen=RECENT) for c in (*CHANNELS, TABLE)
+        }
         self.last_number = last_number
         for message in sorted(messages, key=lambda m: m.number):
             self.add(message)

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from machiavel.core.contract import LANGUAGES, Game, JsonDict, Setup, State
 from machiavel.core.errors import CorruptState, IllegalAction, InvalidSetup
 from machiavel.server.chat import ChatMessage, RecentChat, readable
+from machiavel.server.clocks import ClockSpec, SeatClocks
 from machiavel.server.jsontext import dumps, loads
 from machiavel.server.storage import GameRecord, SeatRecord
 
@@ -133,6 +134,8 @@ class LiveGame:
         # Since when the seats in to_move wait: the last action's time (stored games:
         # their updated_at, which the action's write set).
         self.turn_since: datetime = record.updated_at
+        self.clocks = clocks_of(record)
+        self.timer: asyncio.TimerHandle | None = None  # fires at the next deadline
         self._bases: dict[Viewer, str] = {}
         self._texts: dict[tuple[Viewer, int], str] = {}
 
@@ -146,8 +149,30 @@ class LiveGame:
         return seat_of_token(self.record.seats, token)
 
     def bot_level(self, player: int) -> str | None:
+        """The level of the bot playing this seat: its own, or the stand-in's."""
         seat = self.record.seats[player]
-        return seat.level if seat.kind == "bot" else None
+        if seat.kind == "bot":
+            return seat.level
+        return self.record.stand_in_level if seat.stand_in else None
+
+    def stand_ins(self) -> set[int]:
+        return {seat.player for seat in self.record.seats if seat.stand_in}
+
+    # ---- the end --------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        """Over by its rules, or otherwise (a resignation, an abandoned table)."""
+        return self.state.is_over or self.record.outcome is not None
+
+    @property
+    def winners(self) -> list[int]:
+        outcome = self.record.outcome
+        if outcome is not None:
+            return [int(p) for p in outcome.get("winners", [])]
+        return list(self.state.winners)
+
+    def to_move(self) -> list[int]:
+        return [] if self.is_over else list(self.state.to_move)
 
     # ---- playing --------------------------------------------------------------------
     def play(self, player: int, action: str) -> str:
@@ -204,7 +229,7 @@ class LiveGame:
     # ---- chat -----------------------------------------------------------------------
     def chat_json(self, viewer: Viewer) -> list[JsonDict]:
         """The latest chat messages ``viewer`` may read, oldest first."""
-        channels = readable(viewer, self.state.is_over)
+        channels = readable(viewer, self.is_over)
         return [message.to_json() for message in self.chat.visible(channels)]
 
     def add_chat(self, message: ChatMessage) -> None:
@@ -214,7 +239,7 @@ class LiveGame:
         self._texts.clear()  # whole states carry the chat
         text = dumps({"chat": message.to_json()})
         for connection in list(self.connections):
-            if message.channel not in readable(connection.viewer, self.state.is_over):
+            if message.channel not in readable(connection.viewer, self.is_over):
                 continue
             if connection.queue.full():
                 self.send(connection)
@@ -254,22 +279,33 @@ def build_payload(live: LiveGame, viewer: Viewer) -> JsonDict:
     key per language of ``LOG_KEYS``) are added by ``LiveGame.payload``.
     """
     state = live.state
+    over = live.is_over
     return {
         "id": live.id,
         "game": live.record.game,
         "version": state.version,
         "view": state.view(viewer),
-        "to_move": list(state.to_move),
-        "legal_actions": state.legal_actions(viewer) if viewer is not None else [],
-        "is_over": state.is_over,
-        "winners": list(state.winners),
+        "to_move": live.to_move(),
+        "legal_actions": state.legal_actions(viewer) if viewer is not None and not over else [],
+        "is_over": over,
+        "winners": live.winners,
         "player": viewer,
         "seats": [seat.public() for seat in live.record.seats],
         "rated": live.record.rated,
         "rematch": live.record.rematch,
         "pace": live.record.pace,
-        "turn_since": None if state.is_over else iso_utc(live.turn_since),
+        "turn_since": None if over else iso_utc(live.turn_since),
+        "clocks": live.clocks.payload() if live.clocks else None,
+        "outcome": live.record.outcome,
     }
+
+
+def clocks_of(record: GameRecord) -> SeatClocks | None:
+    """The clocks of a stored table, as its last write left them (None: no clock)."""
+    if record.clock is None:
+        return None
+    spec = ClockSpec.read(record.clock)
+    return SeatClocks.from_json(spec, record.players, record.clock_state)
 
 
 def iso_utc(moment: datetime) -> str:

@@ -63,20 +63,19 @@ class Notifier:
     # ---- what happened ----------------------------------------------------------------
     def turn(self, live: LiveGame, title: str) -> None:
         """The game moved on: mail the seats now to move (turn-based tables)."""
-        state = live.state
-        if state.is_over or live.record.pace != TURN_BASED:
+        if live.is_over or live.record.pace != TURN_BASED:
             return
         self._queue(
-            Notice(live.id, title, account, "turn", state.version)
-            for account in self._absent_accounts(live, state.to_move)
+            Notice(live.id, title, account, "turn", live.state.version)
+            for account in self._absent_accounts(live, live.to_move())
         )
 
     def game_over(self, live: LiveGame, title: str) -> None:
         """The game ended: mail its players (turn-based tables)."""
         state = live.state
-        if not state.is_over or live.record.pace != TURN_BASED:
+        if not live.is_over or live.record.pace != TURN_BASED:
             return
-        winners = set(state.winners)
+        winners = set(live.winners)
         seats = {seat.account_id: seat.player for seat in live.record.seats}
         self._queue(
             Notice(

@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 Pace = Literal["live", "turn-based"]
+Level = Literal["easy", "medium", "hard", "expert"]
 
 
 class Strict(BaseModel):
@@ -42,6 +43,20 @@ class CreateGameIn(Strict):
         "live",
         description="live (one sitting) or turn-based (over days: mail says whose turn it is)",
     )
+    clock: dict[str, Any] | None = Field(
+        None,
+        description='a clock: {"kind": "live", "initial": S, "increment": S} (a bank per '
+        'seat plus time per move) or {"kind": "turn-based", "per_move": S}; none by default',
+    )
+    stand_in: Level = Field(
+        "medium", description="the level of the bot that plays for a person out of time or gone"
+    )
+    abandon_after: StrictInt | None = Field(
+        None,
+        ge=1,
+        le=365 * 24 * 3600,
+        description="seconds without a person's move after which the table ends (two weeks)",
+    )
 
 
 class ActionIn(Strict):
@@ -73,6 +88,12 @@ class ChatMessageOut(BaseModel):
 class ChatPageOut(BaseModel):
     chat: list[ChatMessageOut]
     more: bool = Field(description="older messages exist (ask with before=)")
+
+
+class YourSeatIn(Strict):
+    token: StrictStr | None = Field(
+        None, description="your seat's token (signed in: not needed for your account's seat)"
+    )
 
 
 class RematchIn(Strict):
@@ -188,6 +209,9 @@ class CreatedOut(BaseModel):
     version: int
     rated: bool = Field(description="whether the result updates ratings")
     pace: Pace
+    clock: dict[str, Any] | None
+    stand_in: Level
+    abandon_after: int
 
 
 class SeatOut(BaseModel):
@@ -197,6 +221,7 @@ class SeatOut(BaseModel):
     name: str | None
     claimed: bool
     reserved: bool = Field(False, description="kept for an invited account, not yet taken")
+    stand_in: bool = Field(False, description="a stand-in bot plays it for its absent person")
 
 
 class StateOut(BaseModel):
@@ -220,6 +245,14 @@ class StateOut(BaseModel):
     pace: Pace = "live"
     turn_since: str | None = Field(
         None, description="ISO 8601 UTC: since when the seats in to_move wait (null: over)"
+    )
+    clocks: dict[str, Any] | None = Field(
+        None,
+        description="the clock and each seat's time: left (seconds), deadlines (ISO 8601 UTC, "
+        "null where no clock runs), deadline (the earliest)",
+    )
+    outcome: dict[str, Any] | None = Field(
+        None, description='an end outside the rules: {"reason": "resigned"|"abandoned", ...}'
     )
     chat: list[ChatMessageOut] | None = Field(
         None, description="in a whole state (log_start 0): the latest 100 messages one may read"

@@ -31,6 +31,8 @@ from machiavel.server.chat import (
     CHANNELS,
     MAX_PAGE,
     SPECTATOR_NAME,
+    TABLE,
+    TABLE_NAME,
     ChatLimits,
     ChatMessage,
     ChatRefused,
@@ -39,6 +41,7 @@ from machiavel.server.chat import (
     clean_text,
     readable,
 )
+from machiavel.server.clocks import ClockRefused, ClockSpec, SeatClocks, read_abandon
 from machiavel.server.jsontext import dumps
 from machiavel.server.live import (
     LOG_KEYS,
@@ -64,6 +67,7 @@ from machiavel.server.storage import (
     SeatChange,
     SeatRecord,
     StaleWrite,
+    TableChange,
     Write,
     name_key,
 )
@@ -77,6 +81,7 @@ MAX_SEATS = 16
 MAX_TOKEN = 200
 LOBBY_STATUSES = ("active", "open", "running", "finished", "all")
 PACES = ("live", "turn-based")
+DEFAULT_STAND_IN = "medium"  # the level of the bots standing in for absent people
 MAX_LEADERBOARD = 200  # entries a leaderboard page holds at most
 RECENT_RATED = 20  # rated games a profile lists
 WS_SEAT_TAKEN = 4403  # close code: this connection's token no longer opens its seat
@@ -123,6 +128,7 @@ class GameService:
         max_cached: int = 5000,
         chat_limits: ChatLimits | None = None,
         notifier: Notifier | None = None,
+        sweep_every: float = 600.0,
     ) -> None:
         self.repo = repository
         self.notifier = notifier or Notifier(repository, Mailer(None), "http://127.0.0.1")
@@ -137,16 +143,26 @@ class GameService:
         self._unreadable: dict[str, str] = {}
         self._load_lock = asyncio.Lock()
         self._resume: asyncio.Task[None] | None = None
+        self.sweep_every = sweep_every  # seconds between two sweeps of abandoned tables
+        self._sweeper: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()  # timeouts being applied
 
     # ---- life cycle -----------------------------------------------------------------
     async def start(self) -> None:
-        """Resume every unfinished game with bots, in the background."""
-        self._resume = asyncio.get_running_loop().create_task(self._resume_bots())
+        """Resume every unfinished game with bots or a clock, in the background, and
+        sweep abandoned tables from time to time."""
+        loop = asyncio.get_running_loop()
+        self._resume = loop.create_task(self._resume_bots())
+        self._sweeper = loop.create_task(self._sweep_forever())
 
     async def stop(self) -> None:
-        if self._resume is not None:
-            self._resume.cancel()
-            await asyncio.gather(self._resume, return_exceptions=True)
+        for task in (self._resume, self._sweeper, *self._tasks):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+        for live in self._cache.values():
+            if live.timer is not None:
+                live.timer.cancel()
         await self.bots.close()
         await self.writer.close()
         for live in self._cache.values():
@@ -154,7 +170,7 @@ class GameService:
                 connection.close(WS_RELOAD, "the server is stopping")
 
     async def _resume_bots(self) -> None:
-        ids = await asyncio.to_thread(self.repo.unfinished_with_bots)
+        ids = await asyncio.to_thread(self.repo.unfinished_to_resume)
         for game_id in ids:
             try:
                 await self.live(game_id, resuming=True)  # loading schedules the bots to move
@@ -204,6 +220,7 @@ class GameService:
             live.chat = RecentChat(messages, last)
             self._cache[game_id] = live
             self._schedule_bots(live)
+            self._arm(live)  # a deadline passed while the server was down fires at once
             self._evict_idle()
             return live
 
@@ -241,7 +258,7 @@ class GameService:
         for game_id, live in list(self._cache.items()):
             if len(self._cache) <= self.max_cached:
                 break
-            if live.connections or live.lock.locked() or game_id in busy:
+            if live.connections or live.lock.locked() or game_id in busy or live.timer:
                 continue
             live.dead = True  # anyone still holding it loads it again
             del self._cache[game_id]
@@ -249,6 +266,9 @@ class GameService:
     def _drop(self, live: LiveGame) -> None:
         """Forget a game whose memory may differ from storage; its watchers reconnect."""
         live.dead = True
+        if live.timer is not None:
+            live.timer.cancel()
+            live.timer = None
         if self._cache.get(live.id) is live:
             del self._cache[live.id]
         self.bots.forget_game(live.id)
@@ -326,6 +346,9 @@ class GameService:
         account: AccountRecord | None = None,
         rated: bool | None = None,
         pace: str = "live",
+        clock: object = None,
+        stand_in: str = DEFAULT_STAND_IN,
+        abandon_after: object = None,
     ) -> JsonDict:
         """A new table. Signed in (``account``), its first human seat belongs to the
         account (named after it if the seat has no name), unless a seat is reserved for
@@ -334,6 +357,13 @@ class GameService:
         spec = self._spec(game_id)
         if pace not in PACES:
             raise ApiError(400, f"pace must be one of {', '.join(PACES)}, not {pace!r}")
+        if stand_in not in LEVELS:
+            raise ApiError(400, f"stand_in must be a bot level: {', '.join(LEVELS)}")
+        try:
+            clock_spec = ClockSpec.read(clock) if clock is not None else None
+            abandon = read_abandon(abandon_after)
+        except ClockRefused as refused:
+            raise ApiError(400, str(refused)) from None
         if players is None and seats is None:
             raise ApiError(400, "give 'players' (a number) or 'seats' (one per player)")
         if players is None:
@@ -375,6 +405,11 @@ class GameService:
             host_account_id=account.id if account is not None else None,
             rated=reason is None,
             pace=pace,
+            clock=clock_spec.to_json() if clock_spec else None,
+            clock_state=SeatClocks(clock_spec, players).to_json() if clock_spec else None,
+            stand_in_level=stand_in,
+            abandon_after=abandon,
+            human_acted_at=datetime.now(UTC),
         )
         record = await self._store_new(record)
         live = LiveGame(record, state, [])
@@ -391,6 +426,9 @@ class GameService:
             "version": state.version,
             "rated": record.rated,
             "pace": record.pace,
+            "clock": record.clock,
+            "stand_in": record.stand_in_level,
+            "abandon_after": record.abandon_after,
         }
 
     async def _reserve_seats(
@@ -561,6 +599,17 @@ class GameService:
                 "the game has moved on, here is its current state",
                 live.payload(player),
             )
+        if live.record.outcome is not None:
+            raise ApiError(409, "the game is over", live.payload(player))
+        now = datetime.now(UTC)
+        if self._ran_out(live, player, now):  # the timer has not fired yet: it loses
+            await self._stand_in(live, [player], "time", now)
+            raise ApiError(
+                409,
+                "your time ran out: a stand-in bot plays your seat now; take it back "
+                "(POST /api/games/{id}/return) to play on",
+                live.payload(player),
+            )
         try:
             canonical = live.play(player, action)
         except IllegalAction as error:
@@ -571,6 +620,12 @@ class GameService:
             raise ApiError(
                 500, "the game engine failed on this action; nothing was played"
             ) from error
+        seat = live.record.seats[player]
+        human = seat.kind == "human" and not seat.stand_in
+        clock_state = None
+        if live.clocks is not None:  # in memory before it is stored: a failure drops it
+            live.clocks.moved(player, now, state.to_move, live.stand_ins())
+            clock_state = live.clocks.to_json()
         try:  # with other games' actions, in one transaction (group commit)
             await self.writer.write(
                 NewAction(
@@ -581,6 +636,8 @@ class GameService:
                     state.is_over,
                     tuple(state.to_move),
                     self._result(live),
+                    clock_state,
+                    human,
                 )
             )
         except BaseException as error:
@@ -593,17 +650,237 @@ class GameService:
             raise ApiError(
                 503, "the action could not be stored, so it was not played; try again"
             ) from error
-        live.turn_since = datetime.now(UTC)
+        live.turn_since = now
+        if human:
+            live.record = replace(live.record, human_acted_at=now)
         live.publish()
         self.bots.refresh(live.id, state.to_move, state.legal_actions, state.version)
         self._schedule_bots(live)
+        self._arm(live)
         self._notify(live)
         return live.payload_text(player, version)  # the client has the log up to its version
+
+    # ---- clocks and absent players --------------------------------------------------
+    @staticmethod
+    def _ran_out(live: LiveGame, player: int, now: datetime) -> bool:
+        deadline = live.clocks.deadline(player) if live.clocks is not None else None
+        return deadline is not None and deadline <= now
+
+    def _arm(self, live: LiveGame) -> None:
+        """Set the game's timer to its next deadline (none if no clock runs)."""
+        if live.timer is not None:
+            live.timer.cancel()
+            live.timer = None
+        if live.clocks is None or live.is_over or live.dead:
+            return
+        upcoming = live.clocks.earliest()
+        if upcoming is None:
+            return
+        delay = (upcoming[0] - datetime.now(UTC)).total_seconds()
+        live.timer = asyncio.get_running_loop().call_later(
+            max(0.0, delay), self._time_up, live.id, live.state.version
+        )
+
+    def _time_up(self, game_id: str, version: int) -> None:
+        task = asyncio.get_running_loop().create_task(self._time_out(game_id, version))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _time_out(self, game_id: str, version: int) -> None:
+        """A deadline passed: stand-in bots take the seats out of time. Under the game's
+        lock, like a move: whichever comes first wins, the other finds the game moved on."""
+        try:
+            live = await self.locked(game_id)
+        except ApiError:
+            return
+        try:
+            live.timer = None
+            if live.state.version != version or live.is_over or live.clocks is None:
+                return  # a move came first (and set the timer again)
+            now = datetime.now(UTC)
+            late = [p for p in live.state.to_move if self._ran_out(live, p, now)]
+            if late:
+                await self._stand_in(live, late, "time", now)
+            else:
+                self._arm(live)
+        except ApiError as error:
+            logger.warning("game %s: a timeout was not applied: %s", game_id, error.detail)
+        finally:
+            live.lock.release()
+
+    async def _stand_in(
+        self, live: LiveGame, players: Sequence[int], why: str, now: datetime
+    ) -> None:
+        """Stand-in bots take these seats (their people ran out of time or left). Lock held."""
+        if live.clocks is not None:
+            for player in players:
+                live.clocks.stand_in(player, now)
+        change = TableChange(
+            live.id,
+            live.state.version,
+            tuple((player, True) for player in players),
+            live.clocks.to_json() if live.clocks is not None else None,
+        )
+        if not await self._store(change):
+            self._drop(live)
+            raise ApiError(409, "the game changed meanwhile; try again")
+        for player in players:
+            live.record = live.record.with_seat(replace(live.record.seats[player], stand_in=True))
+        level = live.record.stand_in_level
+        for player in players:
+            name = self._seat_name(live, player)
+            reason = "ran out of time" if why == "time" else "left the table"
+            await self._table_event(
+                live, f"{name} {reason}: a {level} bot plays for them (they may come back)", player
+            )
+        live.changed()
+        live.publish()
+        self._schedule_bots(live)
+        self._arm(live)
+
+    @staticmethod
+    def _seat_name(live: LiveGame, player: int) -> str:
+        return live.record.seats[player].name or f"player {player + 1}"
+
+    async def _table_event(self, live: LiveGame, text: str, player: int | None) -> None:
+        """Say at the table what happened to it (the chat's ``table`` channel). Lock held."""
+        message = ChatMessage(
+            live.chat.last_number + 1,
+            TABLE,
+            player,
+            TABLE_NAME,
+            text,
+            datetime.now(UTC),
+            live.state.version,
+        )
+        try:
+            await self.writer.write(NewChat(live.id, message))
+        except Exception as error:  # the event happened; only its line is lost
+            logger.warning("game %s: a table message was not stored: %s", live.id, error)
+            return
+        live.add_chat(message)
+
+    async def leave(self, game_id: str, token: str | None, account: int | None) -> JsonDict:
+        """A person leaves: a stand-in bot plays the seat, or, in a game of two, the
+        person resigns (the other wins)."""
+        live = await self.locked(game_id)
+        try:
+            player = self.seat_of(live, token, account)
+            if live.is_over:
+                raise ApiError(409, "the game is over")
+            if live.record.seats[player].stand_in:
+                raise ApiError(409, "a stand-in bot plays your seat already")
+            now = datetime.now(UTC)
+            if live.record.players == 2:
+                await self._resign(live, player)
+            else:
+                await self._stand_in(live, [player], "left", now)
+            return live.payload(player)
+        finally:
+            live.lock.release()
+
+    async def _resign(self, live: LiveGame, player: int) -> None:
+        winners = [p for p in range(live.record.players) if p != player]
+        outcome = {"reason": "resigned", "player": player, "winners": winners}
+        await self._end(live, outcome, f"{self._seat_name(live, player)} resigned")
+
+    async def _end(
+        self, live: LiveGame, outcome: JsonDict, sentence: str, unlist: bool = False
+    ) -> None:
+        """End a game outside its rules (resigned, abandoned). Lock held."""
+        result = self._forfeit_result(live, outcome["winners"])
+        change = TableChange(
+            live.id, live.state.version, outcome=outcome, result=result, unlist=unlist
+        )
+        if not await self._store(change):
+            self._drop(live)
+            raise ApiError(409, "the game changed meanwhile; try again")
+        live.record = replace(
+            live.record, outcome=outcome, is_over=True, listed=live.record.listed and not unlist
+        )
+        self.bots.forget_game(live.id)
+        await self._table_event(live, sentence, outcome.get("player"))
+        live.changed()
+        live.publish()
+        self._arm(live)
+        self._notify(live)
+
+    def _forfeit_result(self, live: LiveGame, winners: Sequence[int]) -> GameResult | None:
+        seats = live.record.seats
+        if not (live.record.rated and ratings.is_rated(seats) and winners):
+            return None
+        keys = tuple(ratings.seat_key(seat) or "" for seat in seats)
+        scores = tuple(1.0 if p in winners else 0.0 for p in range(len(seats)))
+        return GameResult(live.record.game, keys, tuple(winners), scores)
+
+    async def take_back(self, game_id: str, token: str | None, account: int | None) -> JsonDict:
+        """The person plays their seat again (the stand-in bot stops)."""
+        live = await self.locked(game_id)
+        try:
+            player = self.seat_of(live, token, account)
+            if live.is_over:
+                raise ApiError(409, "the game is over")
+            if not live.record.seats[player].stand_in:
+                raise ApiError(409, "you play your seat already: no stand-in bot plays it")
+            now = datetime.now(UTC)
+            if live.clocks is not None:
+                live.clocks.taken_back(player, now, live.state.to_move)
+            change = TableChange(
+                live.id,
+                live.state.version,
+                ((player, False),),
+                live.clocks.to_json() if live.clocks is not None else None,
+            )
+            if not await self._store(change):
+                self._drop(live)
+                raise ApiError(409, "the game changed meanwhile; try again")
+            live.record = live.record.with_seat(replace(live.record.seats[player], stand_in=False))
+            self.bots.forget_seat(live.id, player)
+            await self._table_event(live, f"{self._seat_name(live, player)} is back", player)
+            live.changed()
+            live.publish()
+            self._arm(live)
+            return live.payload(player)
+        finally:
+            live.lock.release()
+
+    async def sweep_abandoned(self, now: datetime | None = None) -> list[str]:
+        """End the tables where no person has acted for their abandon period; their ids."""
+        now = now or datetime.now(UTC)
+        found = await asyncio.to_thread(self.repo.unfinished_activity)
+        ended = []
+        for game_id, last, period in found:
+            if (now - last).total_seconds() < period:
+                continue
+            try:
+                live = await self.locked(game_id)
+            except ApiError:
+                continue
+            try:
+                last_now = live.record.human_acted_at or live.record.created_at
+                if live.is_over or (now - last_now).total_seconds() < period:
+                    continue
+                outcome: JsonDict = {"reason": "abandoned", "player": None, "winners": []}
+                await self._end(live, outcome, "the table was abandoned: nobody played", True)
+                ended.append(game_id)
+            except ApiError as error:
+                logger.warning("game %s: not ended as abandoned: %s", game_id, error.detail)
+            finally:
+                live.lock.release()
+        return ended
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.sweep_every)
+            try:
+                await self.sweep_abandoned()
+            except Exception as error:  # the next sweep tries again
+                logger.warning("the sweep of abandoned tables failed: %s", error)
 
     def _notify(self, live: LiveGame) -> None:
         """Mail whom it concerns that the game moved on or ended (turn-based tables)."""
         title = self._title(live.record.game)
-        if live.state.is_over:
+        if live.is_over:
             self.notifier.game_over(live, title)
         else:
             self.notifier.turn(live, title)
@@ -619,7 +896,7 @@ class GameService:
         the ratings change in that action's transaction, exactly once)."""
         state = live.state
         seats = live.record.seats
-        if not (state.is_over and live.record.rated and ratings.is_rated(seats)):
+        if not (state.is_over and live.record.rated and ratings.is_rated(seats)):  # by its rules
             return None
         keys = tuple(ratings.seat_key(seat) or "" for seat in seats)
         return GameResult(
@@ -660,8 +937,8 @@ class GameService:
         except ApiError:
             return
         try:
-            if not self.bots.is_current(job):
-                return
+            if not self.bots.is_current(job) or live.bot_level(job.player) is None:
+                return  # outdated, or its person took the seat back
             self.bots.pending.pop((job.game_id, job.player))
             try:
                 await self._accept(live, job.player, action, job.version)
@@ -690,7 +967,7 @@ class GameService:
         display = clean_name(name)
         live = await self.locked(game_id)
         try:
-            if live.state.is_over:
+            if live.is_over:
                 raise ApiError(409, "the game is over: there is no seat to join")
             player = self._seat_to_join(live, seat, token, account)
             old = live.record.seats[player]
@@ -830,7 +1107,7 @@ class GameService:
                 raise ApiError(
                     409, f"seat {player} is taken: only a seat never taken is re-invited"
                 )
-            if live.state.is_over:
+            if live.is_over:
                 raise ApiError(409, "the game is over")
             if guest is not None and (mine := seat_of_account(record, guest.id)) is not None:
                 raise ApiError(409, f"{guest.name} already has seat {mine} of this game")
@@ -972,7 +1249,7 @@ class GameService:
         try:
             live = await self.live(game_id)
             viewer = self.viewer_of(live, token, account)
-            is_over = live.state.is_over
+            is_over = live.is_over
         except Unreadable as unreadable:  # read-only: its chat is still read
             viewer = self.viewer_of(unreadable.game, token, account)
             is_over = unreadable.game.record.is_over
@@ -1004,7 +1281,7 @@ class GameService:
                     "only a player of this game may ask for a rematch (its seat token, or "
                     "signed in to the account holding its seat)",
                 )
-            if not live.state.is_over:
+            if not live.is_over:
                 raise ApiError(409, "a rematch can be asked for once the game is over")
             if record.rematch is None:
                 return await self._new_rematch(live, player, account_id)
@@ -1112,7 +1389,7 @@ class GameService:
             token = None
             held = record.seats[seat]
             mine = held.account_id is not None and held.account_id == account
-            if held.account_id is None and not live.state.is_over:
+            if held.account_id is None and not live.is_over:
                 token = new_token()
                 renewed = replace(held, token_hash=hash_token(token), claimed=True)
                 if not await self._store(SeatChange(live.id, renewed, held.token_hash)):
@@ -1152,7 +1429,7 @@ class GameService:
                     created_at=record.created_at,
                     updated_at=record.updated_at,
                     version=live.state.version,
-                    is_over=live.state.is_over,
+                    is_over=live.is_over,
                 )
             elif to_move is None and not record.is_over:  # stored before revision 0004
                 try:
@@ -1231,7 +1508,7 @@ class GameService:
                 created_at=record.created_at,
                 updated_at=record.updated_at,
                 version=live.state.version,
-                is_over=live.state.is_over,
+                is_over=live.is_over,
             )
         open_seats = [s.player for s in record.seats if is_open(s)]
         status = "finished" if record.is_over else "open" if open_seats else "running"
@@ -1335,7 +1612,7 @@ class GameService:
         """A finished game at any step, everything revealed (before the end: 409)."""
         live = await self.locked(game_id)
         try:
-            if not live.state.is_over:
+            if not live.is_over:
                 raise ApiError(409, "a game can be replayed once it is over")
             record, history = live.record, list(live.state.history)
         finally:
@@ -1348,7 +1625,7 @@ class GameService:
         replayed = await asyncio.to_thread(
             _replay_at, self.lookup(record.game), record, history, step
         )
-        chat = await asyncio.to_thread(self.repo.chat_page, game_id, CHANNELS, None, 0, 0)
+        chat = await asyncio.to_thread(self.repo.chat_page, game_id, (*CHANNELS, TABLE), None, 0, 0)
         replayed["chat"] = [m.to_json() for m in chat]  # each with its version: its step
         return replayed
 

@@ -40,6 +40,7 @@ from sqlalchemy import (
     delete,
     event,
     insert,
+    or_,
     select,
     text,
     tuple_,
@@ -125,6 +126,18 @@ class GameRow(Base):
     # "live" (played in one sitting) or "turn-based" (players come back over hours or
     # days: e-mail tells them it is their turn). Revision 0007; "live" for the games before.
     pace: Mapped[str] = mapped_column(String(16), server_default=text("'live'"))
+    # Clocks and absent players (revision 0009): the clock (clocks.ClockSpec as JSON;
+    # null: none), its state (time left, since when each seat waits), the level of the
+    # stand-in bots, the abandon period (seconds), when a person last acted, and how a
+    # game ended other than by its rules (resigned, abandoned; null otherwise).
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    clock_state: Mapped[dict[str, Any] | None] = mapped_column(
+        JSON(none_as_null=True), nullable=True
+    )
+    stand_in_level: Mapped[str] = mapped_column(String(16), server_default=text("'medium'"))
+    abandon_after: Mapped[int] = mapped_column(Integer, server_default=text("1209600"))
+    human_acted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
 
 
 class SeatRow(Base):
@@ -141,6 +154,8 @@ class SeatRow(Base):
     account_id: Mapped[int | None] = mapped_column(
         ForeignKey("accounts.id", name="fk_seats_account_id"), nullable=True, index=True
     )
+    # A stand-in bot plays the seat (its person ran out of time or left; revision 0009).
+    stand_in: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
 
 
 class ActionRow(Base):
@@ -238,6 +253,7 @@ class SeatRecord:
     token_hash: str | None = None
     claimed: bool = False
     account_id: int | None = None  # never made public
+    stand_in: bool = False  # a stand-in bot plays it for its absent person
 
     def public(self) -> dict[str, Any]:
         """What anyone may know of a seat: never its token."""
@@ -249,6 +265,7 @@ class SeatRecord:
             "claimed": self.claimed,
             # Kept for an invited account (its name is the seat's): not open to anyone.
             "reserved": self.account_id is not None and not self.claimed,
+            "stand_in": self.stand_in,
         }
 
 
@@ -273,6 +290,12 @@ class GameRecord:
     rematch_of: str | None = None  # the game this one is the rematch of
     rematch: str | None = None  # the rematch made of this one
     pace: str = "live"  # or "turn-based"
+    clock: dict[str, Any] | None = None  # clocks.ClockSpec.to_json(); None: no clock
+    clock_state: dict[str, Any] | None = None  # clocks.SeatClocks.to_json()
+    stand_in_level: str = "medium"
+    abandon_after: int = 14 * 24 * 3600
+    human_acted_at: datetime | None = None
+    outcome: dict[str, Any] | None = None  # {"reason", "player", "winners"}: ended so
 
     def with_seat(self, seat: SeatRecord) -> GameRecord:
         seats = tuple(seat if s.player == seat.player else s for s in self.seats)
@@ -305,6 +328,23 @@ class NewAction:
     is_over: bool
     to_move: tuple[int, ...] | None = None  # the seats to move after it (None: unknown)
     result: GameResult | None = None
+    clock_state: dict[str, Any] | None = None  # the clocks after it (None: no clock)
+    human: bool = False  # a person acted (not a bot): the table is not abandoned
+
+
+@dataclass(frozen=True)
+class TableChange:
+    """Seats given to or taken back from stand-in bots, the clocks, and an ending outside
+    the rules (``outcome``, with ``result`` to rate it), stored if the game is still at
+    ``version``; ``unlist``: the table leaves the lobby (abandoned)."""
+
+    game_id: str
+    version: int
+    stand_ins: tuple[tuple[int, bool], ...] = ()
+    clock_state: dict[str, Any] | None = None
+    outcome: dict[str, Any] | None = None
+    result: GameResult | None = None
+    unlist: bool = False
 
 
 @dataclass(frozen=True)
@@ -329,7 +369,7 @@ class NewChat:
 
 # What a group commit stores: a new game (with its seats), a seat's change, an action, a
 # chat message.
-Write = GameRecord | SeatChange | NewAction | NewChat
+Write = GameRecord | SeatChange | NewAction | NewChat | TableChange
 
 
 @dataclass(frozen=True)
@@ -511,6 +551,10 @@ class Repository:
             elif isinstance(write, NewChat):
                 with self.engine.begin() as conn:
                     _insert_chat(conn, [write])
+            elif isinstance(write, TableChange):
+                with self.engine.begin() as conn:
+                    if not _change_table(conn, write):
+                        return StaleWrite(f"game {write.game_id} moved on")
             else:
                 self.store_action(write)
         except Exception as error:
@@ -540,7 +584,7 @@ class Repository:
         message number stored (0: none)."""
         with self.engine.connect() as conn:
             messages: list[ChatMessage] = []
-            for channel in ("players", "spectators"):
+            for channel in ("players", "spectators", "table"):
                 rows = conn.execute(
                     select(ChatMessageRow)
                     .where(ChatMessageRow.game_id == game_id, ChatMessageRow.channel == channel)
@@ -613,16 +657,32 @@ class Repository:
             by_game = _seats_of(conn, rows)
         return [_record(row, by_game.get(row.id, [])) for row in rows]
 
-    def unfinished_with_bots(self) -> list[str]:
-        """Ids of the games still going on that have a bot seat (bots resume at start)."""
-        query = (
-            select(GameRow.id)
-            .join(SeatRow, SeatRow.game_id == GameRow.id)
-            .where(GameRow.is_over.is_(False), SeatRow.kind == "bot")
+    def unfinished_to_resume(self) -> list[str]:
+        """Ids of the games going on that a server must load at start: those with a bot
+        seat or a stand-in (bots resume) or a clock (deadlines run on)."""
+        played_by_bots = (
+            select(SeatRow.game_id)
+            .where(or_(SeatRow.kind == "bot", SeatRow.stand_in.is_(True)))
             .distinct()
+        )
+        query = select(GameRow.id).where(
+            GameRow.is_over.is_(False),
+            or_(GameRow.id.in_(played_by_bots), GameRow.clock.is_not(None)),
         )
         with self.engine.connect() as conn:
             return [r.id for r in conn.execute(query).all()]
+
+    def unfinished_activity(self) -> list[tuple[str, datetime, int]]:
+        """(id, when a person last acted (else its creation), abandon period in seconds)
+        of every game going on."""
+        query = select(
+            GameRow.id, GameRow.human_acted_at, GameRow.created_at, GameRow.abandon_after
+        ).where(GameRow.is_over.is_(False))
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [
+            (r.id, _aware(r.human_acted_at or r.created_at), int(r.abandon_after)) for r in rows
+        ]
 
     # ---- accounts and sessions (written directly: rare, each its own transaction) -----
     def create_account(
@@ -857,8 +917,38 @@ def _write_all(conn: Connection, writes: Sequence[Write]) -> bool:
     for change in writes:
         if isinstance(change, SeatChange) and not _change_seat(conn, change):
             return False
+    for table in writes:
+        if isinstance(table, TableChange) and not _change_table(conn, table):
+            return False
     actions = [w for w in writes if isinstance(w, NewAction)]
     return not actions or _append_actions(conn, actions)
+
+
+def _change_table(conn: Connection, change: TableChange) -> bool:
+    """Store a ``TableChange`` if the game is still at its version; False otherwise."""
+    values: dict[str, Any] = {}
+    if change.clock_state is not None:
+        values["clock_state"] = change.clock_state
+    if change.outcome is not None:
+        values.update(outcome=change.outcome, is_over=True, to_move="")
+    if change.unlist:
+        values["listed"] = False
+    found = conn.execute(
+        update(GameRow)
+        .where(GameRow.id == change.game_id, GameRow.version == change.version)
+        .values(**values, updated_at=datetime.now(UTC) if change.outcome else GameRow.updated_at)
+    )
+    if found.rowcount != 1:
+        return False
+    for player, stand_in in change.stand_ins:
+        conn.execute(
+            update(SeatRow)
+            .where(SeatRow.game_id == change.game_id, SeatRow.player == player)
+            .values(stand_in=stand_in)
+        )
+    if change.result is not None:
+        _rate(conn, change.game_id, change.result)
+    return True
 
 
 def _insert_games(conn: Connection, records: Sequence[GameRecord]) -> None:
@@ -884,6 +974,12 @@ def _insert_games(conn: Connection, records: Sequence[GameRecord]) -> None:
                 "rematch_of": r.rematch_of,
                 "rematch": r.rematch,
                 "pace": r.pace,
+                "clock": r.clock,
+                "clock_state": r.clock_state,
+                "stand_in_level": r.stand_in_level,
+                "abandon_after": r.abandon_after,
+                "human_acted_at": r.human_acted_at,
+                "outcome": r.outcome,
             }
             for r in records
         ],
@@ -900,6 +996,7 @@ def _insert_games(conn: Connection, records: Sequence[GameRecord]) -> None:
                 "token_hash": s.token_hash,
                 "claimed": s.claimed,
                 "account_id": s.account_id,
+                "stand_in": s.stand_in,
             }
             for r in records
             for s in r.seats
@@ -983,13 +1080,22 @@ def _append_actions(conn: Connection, actions: Sequence[NewAction]) -> bool:
     to_move = case(
         {a.game_id: _to_move_text(a.to_move) for a in actions}, value=GameRow.id, else_=None
     )
+    now = datetime.now(UTC)
     moved = conn.execute(
         update(GameRow)
         .where(tuple_(GameRow.id, GameRow.version).in_(expected))
-        .values(version=GameRow.version + 1, updated_at=datetime.now(UTC), to_move=to_move)
+        .values(version=GameRow.version + 1, updated_at=now, to_move=to_move)
     )
     if moved.rowcount != len(actions):
         return False
+    for a in actions:  # rare (tables with a clock): one statement each
+        if a.clock_state is not None:
+            conn.execute(
+                update(GameRow).where(GameRow.id == a.game_id).values(clock_state=a.clock_state)
+            )
+    humans = [a.game_id for a in actions if a.human]
+    if humans:
+        conn.execute(update(GameRow).where(GameRow.id.in_(humans)).values(human_acted_at=now))
     ended = [a.game_id for a in actions if a.is_over]
     if ended:
         conn.execute(update(GameRow).where(GameRow.id.in_(ended)).values(is_over=True))
@@ -1075,7 +1181,14 @@ def _record(row: Any, seats: Sequence[Any]) -> GameRecord:
         options=dict(row.options or {}),
         seats=tuple(
             SeatRecord(
-                s.player, s.kind, s.level, s.name, s.token_hash, bool(s.claimed), s.account_id
+                s.player,
+                s.kind,
+                s.level,
+                s.name,
+                s.token_hash,
+                bool(s.claimed),
+                s.account_id,
+                bool(s.stand_in),
             )
             for s in seats
         ),
@@ -1092,6 +1205,12 @@ def _record(row: Any, seats: Sequence[Any]) -> GameRecord:
         rematch_of=row.rematch_of,
         rematch=row.rematch,
         pace=row.pace,
+        clock=row.clock,
+        clock_state=row.clock_state,
+        stand_in_level=row.stand_in_level,
+        abandon_after=row.abandon_after,
+        human_acted_at=_aware(row.human_acted_at) if row.human_acted_at else None,
+        outcome=row.outcome,
     )
 
 
