@@ -556,6 +556,7 @@ class GameService:
         try:
             player = self.seat_of(live, token, account)
             await self._claim_on_use(live, player)
+            self._refuse_if_stood_in(live, player)
             return await self._accept(live, player, action, version)
         finally:
             live.lock.release()
@@ -581,6 +582,7 @@ class GameService:
         await live.lock.acquire()
         try:
             if not live.dead and connection in live.connections:
+                self._refuse_if_stood_in(live, connection.viewer)
                 await self._accept(live, connection.viewer, action, version)
                 return
         finally:
@@ -661,6 +663,18 @@ class GameService:
         return live.payload_text(player, version)  # the client has the log up to its version
 
     # ---- clocks and absent players --------------------------------------------------
+    @staticmethod
+    def _refuse_if_stood_in(live: LiveGame, player: int) -> None:
+        """A person does not act on a seat a stand-in bot plays: they take it back first
+        (so a move and a timeout never both count)."""
+        if live.record.seats[player].stand_in:
+            raise ApiError(
+                409,
+                "a stand-in bot plays your seat (your time ran out, or you left): take it "
+                "back (POST /api/games/{id}/return) to play on",
+                live.payload(player),
+            )
+
     @staticmethod
     def _ran_out(live: LiveGame, player: int, now: datetime) -> bool:
         deadline = live.clocks.deadline(player) if live.clocks is not None else None
