@@ -84,6 +84,12 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: $MACHIAVEL_SMTP_URL; none: mail is off); sender $MACHIAVEL_MAIL_FROM",
     )
     serve.add_argument(
+        "--no-limits",
+        action="store_true",
+        help="no limit on tables and write requests per account and address (a private "
+        "server under load tests only)",
+    )
+    serve.add_argument(
         "--public-url",
         help="the address people open, for links in mails (default: $MACHIAVEL_PUBLIC_URL, "
         "else http://HOST:PORT)",
@@ -116,6 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args.bot_workers,
                 smtp_url=args.smtp_url,
                 public_url=args.public_url,
+                limits=not args.no_limits,
             )
         for game_id in games():
             spec = game(game_id)

@@ -63,6 +63,20 @@ def test_bad_setups_are_refused(game_id: str) -> None:
         spec.new(spec.min_players, seed="abc")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_every_option_is_bounded(game_id: str) -> None:
+    """A number option has a minimum and a maximum (a table with 10**30 quiet rounds would
+    never end); the others list their choices."""
+    spec = machiavel.game(game_id)
+    for option in spec.option_specs:
+        if option.choices is not None:
+            continue
+        assert option.minimum is not None and option.maximum is not None, option.name
+        for value in (option.maximum + 1, 10**30, option.minimum - 1):
+            with pytest.raises(machiavel.InvalidSetup, match=option.name):
+                spec.new(spec.min_players, seed=1, options={option.name: value})
+
+
 @pytest.mark.parametrize(("game_id", "players"), SETUPS)
 @settings(max_examples=5)
 @given(seed=seeds)

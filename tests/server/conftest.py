@@ -26,6 +26,7 @@ from sqlalchemy.exc import OperationalError
 from machiavel.core.contract import Seat
 from machiavel.server import create_app
 from machiavel.server.bots import process_pool
+from machiavel.server.quotas import TableLimits
 
 POSTGRES_ADMIN_URL = os.environ.get(
     "MACHIAVEL_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
@@ -139,6 +140,9 @@ def client_on(bot_pool: ProcessPoolExecutor) -> Client:
     @contextmanager
     def open_client(url: str, **options: Any) -> Iterator[TestClient]:
         options.setdefault("bot_executor", bot_pool)
+        # Tests play whole games in a blink from one address: no limits unless a test of
+        # the limits sets them.
+        options.setdefault("table_limits", TableLimits.off())
         with TestClient(create_app(url, **options)) as client:
             yield client
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import html
 import json
 import logging
@@ -33,6 +34,7 @@ from machiavel.server.chat import ChatLimits
 from machiavel.server.live import Connection, LiveGame
 from machiavel.server.mail import Mailer, MailSettings, read_unsubscribe_token
 from machiavel.server.notices import Notifier
+from machiavel.server.quotas import LimitReached, TableLimits, WriteRate
 from machiavel.server.schemas import (
     AccountOut,
     ActionIn,
@@ -96,6 +98,8 @@ def create_app(
     mail_settings: MailSettings | None = None,
     public_url: str = DEFAULT_PUBLIC_URL,
     mail_retry_delays: Sequence[float] = (5.0, 30.0, 120.0),
+    table_limits: TableLimits | None = None,
+    sweep_every: float = 600.0,
 ) -> FastAPI:
     """The server on a database (default: MACHIAVEL_DATABASE_URL, else ./machiavel.db).
 
@@ -105,7 +109,9 @@ def create_app(
     ``accounts.TEST_COST``); ``sign_in_limits`` counts failed sign-ins; ``chat_limits``
     chat messages (``chat.ChatLimits``: 5 in 10 s and 30 in 10 minutes by default).
     ``mail_settings``: where notifications are mailed (None: mail is off);
-    ``public_url``: the address people open, for the links in mails.
+    ``public_url``: the address people open, for the links in mails. ``table_limits``:
+    tables and write requests per account and address (``quotas.TableLimits.off()`` for
+    none); ``sweep_every``: seconds between two sweeps of abandoned tables.
     """
     repository = Repository(database_url)
     mailer = Mailer(mail_settings, retry_delays=mail_retry_delays)
@@ -118,6 +124,8 @@ def create_app(
         bot_params=bot_params,
         chat_limits=chat_limits,
         notifier=notifier,
+        table_limits=table_limits,
+        sweep_every=sweep_every,
     )
 
     @asynccontextmanager
@@ -146,6 +154,7 @@ def create_app(
     _add_mail_routes(app, notifier)
     app.add_middleware(FastActions, service=service)
     app.add_middleware(BodyLimit, limit=max_body)
+    app.add_middleware(WriteLimit, rate=WriteRate(table_limits or TableLimits()))
     if WEB_DIR.is_dir():
         app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
     return app
@@ -193,6 +202,41 @@ def explain_validation(errors: list[Any]) -> tuple[int, str]:
         message = str(error.get("msg", "invalid"))
         parts.append(f"{where}: {message}" if where else message)
     return 422, "; ".join(parts)
+
+
+class WriteLimit:
+    """Refuse requests that change something (POST, PUT, PATCH, DELETE under /api/) past
+    the rate of their session (by its cookie) or, without one, of their address: 429 with
+    a sentence and ``Retry-After``, before anything is read or changed."""
+
+    def __init__(self, app: Asgi, rate: WriteRate) -> None:
+        self.app = app
+        self.rate = rate
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["type"] == "http"
+            and scope["method"] in ("POST", "PUT", "PATCH", "DELETE")
+            and str(scope["path"]).startswith("/api/")
+        ):
+            try:
+                self.rate.hit(_writer_key(scope))
+            except LimitReached as reached:
+                wait = str(reached).rsplit("wait ", 1)[-1].split()[0]
+                body = json.dumps({"detail": str(reached)}).encode()
+                await _send_json(send, 429, body, [(b"retry-after", wait.encode())])
+                return
+        await self.app(scope, receive, send)
+
+
+def _writer_key(scope: Scope) -> str:
+    """A session's cookie (hashed: the key is kept in memory), else the client address."""
+    connection = HTTPConnection(scope)
+    session = connection.cookies.get(COOKIE)
+    if session:
+        return "session:" + hashlib.sha256(session.encode()).hexdigest()
+    client = scope.get("client")
+    return f"address:{client[0] if client else 'unknown'}"
 
 
 class BodyLimit:
@@ -317,10 +361,13 @@ def _replay(body: bytes, receive: Receive) -> Receive:
     return replay
 
 
-async def _send_json(send: Send, status: int, content: bytes) -> None:
+async def _send_json(
+    send: Send, status: int, content: bytes, extra: Sequence[tuple[bytes, bytes]] = ()
+) -> None:
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(content)).encode()),
+        *extra,
     ]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": content})
@@ -558,6 +605,7 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
             body.clock,
             body.stand_in,
             body.abandon_after,
+            _client_address(request),
         )
         return JSONResponse(created, status_code=201)
 

@@ -9,6 +9,7 @@ import sys
 from machiavel.server.app import MAX_BODY, create_app
 from machiavel.server.mail import MailSettings, check_link, describe
 from machiavel.server.migrations import SchemaTooNew
+from machiavel.server.quotas import TableLimits
 from machiavel.server.storage import database_url, safe_url
 
 
@@ -28,6 +29,7 @@ def serve(
     *,
     smtp_url: str | None = None,
     public_url: str | None = None,
+    limits: bool = True,
 ) -> int:
     import uvicorn
 
@@ -40,7 +42,11 @@ def serve(
         return 2
     try:  # migrates the database if needed
         app = create_app(
-            url, bot_workers=bot_workers, mail_settings=mail_settings, public_url=public
+            url,
+            bot_workers=bot_workers,
+            mail_settings=mail_settings,
+            public_url=public,
+            table_limits=TableLimits() if limits else TableLimits.off(),
         )
     except SchemaTooNew as error:
         print(f"machiavel: {error}", file=sys.stderr, flush=True)

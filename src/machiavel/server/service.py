@@ -55,6 +55,7 @@ from machiavel.server.live import (
 )
 from machiavel.server.mail import Mailer
 from machiavel.server.notices import Notifier
+from machiavel.server.quotas import LimitReached, TableLimits, address_key, check_tables
 from machiavel.server.readonly import ReadOnlyGame, examine
 from machiavel.server.storage import (
     MAX_SEED,
@@ -129,6 +130,7 @@ class GameService:
         chat_limits: ChatLimits | None = None,
         notifier: Notifier | None = None,
         sweep_every: float = 600.0,
+        table_limits: TableLimits | None = None,
     ) -> None:
         self.repo = repository
         self.notifier = notifier or Notifier(repository, Mailer(None), "http://127.0.0.1")
@@ -143,6 +145,8 @@ class GameService:
         self._unreadable: dict[str, str] = {}
         self._load_lock = asyncio.Lock()
         self._resume: asyncio.Task[None] | None = None
+        self.table_limits = table_limits or TableLimits()
+        self._address_secret: str | None = None
         self.sweep_every = sweep_every  # seconds between two sweeps of abandoned tables
         self._sweeper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()  # timeouts being applied
@@ -349,6 +353,7 @@ class GameService:
         clock: object = None,
         stand_in: str = DEFAULT_STAND_IN,
         abandon_after: object = None,
+        address: str | None = None,
     ) -> JsonDict:
         """A new table. Signed in (``account``), its first human seat belongs to the
         account (named after it if the seat has no name), unless a seat is reserved for
@@ -410,7 +415,9 @@ class GameService:
             stand_in_level=stand_in,
             abandon_after=abandon,
             human_acted_at=datetime.now(UTC),
+            host_address=await self._address_key(address),
         )
+        await self._check_limits(record)
         record = await self._store_new(record)
         live = LiveGame(record, state, [])
         self._cache[live.id] = live
@@ -473,6 +480,29 @@ class GameService:
         if found is None:
             raise ApiError(404, f"{where}: there is no account named {name[:64]!r}")
         return found
+
+    async def _address_key(self, address: str | None) -> str | None:
+        if address is None:
+            return None
+        if self._address_secret is None:
+            self._address_secret = await asyncio.to_thread(self.repo.server_secret, "addresses")
+        return address_key(self._address_secret, address)
+
+    async def _check_limits(self, new: GameRecord) -> None:
+        """429 if the creator's account or address would go past a table limit."""
+        limits = self.table_limits
+        if limits == TableLimits.off():
+            return
+        by_account, by_address = await asyncio.to_thread(
+            self.repo.hosted, new.host_account_id, new.host_address
+        )
+        try:
+            if new.host_account_id is not None:
+                check_tables(limits, by_account, new, "your account")
+            if new.host_address is not None:
+                check_tables(limits, by_address, new, "your address")
+        except LimitReached as reached:
+            raise ApiError(429, str(reached)) from None
 
     def _spec(self, game_id: str) -> Game:
         try:

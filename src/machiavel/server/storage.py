@@ -138,6 +138,8 @@ class GameRow(Base):
     abandon_after: Mapped[int] = mapped_column(Integer, server_default=text("1209600"))
     human_acted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    # Who opened it, for the limits per address: quotas.address_key of the client address.
+    host_address: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
 
 class SeatRow(Base):
@@ -296,6 +298,7 @@ class GameRecord:
     abandon_after: int = 14 * 24 * 3600
     human_acted_at: datetime | None = None
     outcome: dict[str, Any] | None = None  # {"reason", "player", "winners"}: ended so
+    host_address: str | None = None  # quotas.address_key of the creator's address
 
     def with_seat(self, seat: SeatRecord) -> GameRecord:
         seats = tuple(seat if s.player == seat.player else s for s in self.seats)
@@ -672,6 +675,26 @@ class Repository:
         with self.engine.connect() as conn:
             return [r.id for r in conn.execute(query).all()]
 
+    def hosted(
+        self, account_id: int | None, address: str | None
+    ) -> tuple[list[GameRecord], list[GameRecord]]:
+        """The unfinished games opened by this account, and by this address."""
+        found: list[list[GameRecord]] = []
+        with self.engine.connect() as conn:
+            for column, value in (
+                (GameRow.host_account_id, account_id),
+                (GameRow.host_address, address),
+            ):
+                if value is None:
+                    found.append([])
+                    continue
+                rows = conn.execute(
+                    select(GameRow).where(GameRow.is_over.is_(False), column == value)
+                ).all()
+                by_game = _seats_of(conn, rows)
+                found.append([_record(row, by_game.get(row.id, [])) for row in rows])
+        return found[0], found[1]
+
     def unfinished_activity(self) -> list[tuple[str, datetime, int]]:
         """(id, when a person last acted (else its creation), abandon period in seconds)
         of every game going on."""
@@ -980,6 +1003,7 @@ def _insert_games(conn: Connection, records: Sequence[GameRecord]) -> None:
                 "abandon_after": r.abandon_after,
                 "human_acted_at": r.human_acted_at,
                 "outcome": r.outcome,
+                "host_address": r.host_address,
             }
             for r in records
         ],
@@ -1211,6 +1235,7 @@ def _record(row: Any, seats: Sequence[Any]) -> GameRecord:
         abandon_after=row.abandon_after,
         human_acted_at=_aware(row.human_acted_at) if row.human_acted_at else None,
         outcome=row.outcome,
+        host_address=row.host_address,
     )
 
 

@@ -63,6 +63,7 @@ class Djambi(Game):
             "the game ends after this many full rounds (a turn of each colour taking turns) "
             "without a death (D11)",
             minimum=1,
+            maximum=200,  # five times the book's count: enough for any house rule
         ),
         Option(
             "aggressivity",

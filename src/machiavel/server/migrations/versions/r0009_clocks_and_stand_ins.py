@@ -14,6 +14,8 @@ Create Date: 2026-11-23
 - ``games.outcome``: how a game ended outside its rules (a resignation, an abandoned
   table), as JSON; null otherwise.
 - ``seats.stand_in``: a stand-in bot plays the seat (false for the games before).
+- ``games.host_address``: a keyed hash of the address that opened the table (for the
+  limits per address; null for the games before).
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ def upgrade() -> None:
     )
     op.add_column("games", sa.Column("human_acted_at", sa.DateTime(timezone=True), nullable=True))
     op.add_column("games", sa.Column("outcome", sa.JSON(), nullable=True))
+    op.add_column("games", sa.Column("host_address", sa.String(64), nullable=True))
+    op.create_index("ix_games_host_address", "games", ["host_address"])
     op.add_column(
         "seats",
         sa.Column("stand_in", sa.Boolean(), nullable=False, server_default=sa.text("false")),
@@ -49,10 +53,12 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.drop_index("ix_games_host_address", table_name="games")
     with op.batch_alter_table("seats") as batch:
         batch.drop_column("stand_in")
     with op.batch_alter_table("games") as batch:
         for column in (
+            "host_address",
             "outcome",
             "human_acted_at",
             "abandon_after",
