@@ -108,13 +108,15 @@ export function rememberName(name) {
  * A WebSocket that stays open: on a drop it reconnects with a growing delay (0.5 s, 1 s,
  * 2 s ... at most 10 s) and asks for the log from the line it already holds, so the server's
  * first push catches it up. Close codes 4403 (seat taken), 4404 (no game) and 4410 (a stored
- * game that no longer replays: read-only) end it.
+ * game that no longer replays: read-only) end it. Pushes are states (the first of each socket
+ * flagged: the page then catches up on the chat), chat messages and "play again" tables.
  */
 export class Live {
   constructor(gameId, token, handlers) {
     this.gameId = gameId;
     this.token = token;
-    this.handlers = handlers; // {state(payload), error(err), status(text), logLength()}
+    // {state(payload, first), chat(message), rematch(id), error(err), status(text), logLength()}
+    this.handlers = handlers;
     this.attempt = 0;
     this.stopped = false;
     this.socket = null;
@@ -124,6 +126,13 @@ export class Live {
   start() {
     this.stopped = false;
     this.connect();
+  }
+
+  /** Send a message on the open socket; false if it is not open (nothing is queued). */
+  send(message) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
   }
 
   stop() {
@@ -145,6 +154,7 @@ export class Live {
     this.handlers.status("connecting");
     const socket = new WebSocket(this.url());
     this.socket = socket;
+    let first = true; // the server's first push on a socket comes once it is registered
     socket.onopen = () => {
       this.attempt = 0;
       this.handlers.status("live");
@@ -157,7 +167,12 @@ export class Live {
         return;
       }
       if (data.error) this.handlers.error(data.error);
-      else this.handlers.state(data);
+      else if (typeof data.version === "number") {
+        this.handlers.state(data, first);
+        first = false;
+      } else if (data.chat && this.handlers.chat) this.handlers.chat(data.chat);
+      else if (typeof data.rematch === "string" && this.handlers.rematch) this.handlers.rematch(data.rematch);
+      else this.handlers.state(data, false);
     };
     socket.onclose = (event) => {
       if (this.socket !== socket) return;

@@ -58,3 +58,36 @@ export function clear(node) {
   while (node.firstChild) node.removeChild(node.firstChild);
   return node;
 }
+
+// Fields whose text a person types (not checkboxes, ranges or buttons).
+const TYPED = 'input[id]:not([type]), input[id][type="text"], input[id][type="password"], input[id][type="email"], input[id][type="search"], textarea[id]';
+
+/**
+ * Redraw `root` with `rebuild()` without losing what the person is typing: a field (by its
+ * id) whose text differs from the text it was drawn with gets that text back, and the field
+ * that had the focus gets it back with its caret. Pages redraw on every push; without this
+ * a push arriving while someone types would wipe their words.
+ */
+export function redrawKeepingTyping(root, rebuild) {
+  const typed = new Map();
+  for (const field of root.querySelectorAll(TYPED)) {
+    if (field.value !== field.defaultValue) typed.set(field.id, field.value);
+  }
+  const active = document.activeElement;
+  const focused = active && root.contains(active) && active.matches(TYPED) ? active : null;
+  const caret = focused ? [focused.selectionStart, focused.selectionEnd, focused.selectionDirection] : null;
+  rebuild();
+  for (const [id, value] of typed) {
+    const field = document.getElementById(id);
+    if (field && root.contains(field) && field.matches(TYPED) && field.value !== value) field.value = value;
+  }
+  if (!focused) return;
+  const field = document.getElementById(focused.id);
+  if (!field || !root.contains(field) || document.activeElement === field) return;
+  field.focus({ preventScroll: true });
+  try {
+    field.setSelectionRange(...caret);
+  } catch {
+    // a field without a caret (email): focus is enough
+  }
+}

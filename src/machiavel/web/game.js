@@ -1,9 +1,10 @@
 // The page of one game: the board of its game module, the choices, the players, the log,
-// the end screen; kept up to date over a WebSocket.
-import { api, gamePath, Live, mySeat, rememberSeat, forgetSeat, invitesOf, rememberInvites, hostTokenOf, inviteLink, myName, rememberName } from "./api.js";
+// the chat, the end screen with "Play again"; kept up to date over a WebSocket.
+import { api, gamePath, Live, mySeat, rememberSeat, forgetSeat, invitesOf, rememberInvites, rememberHost, hostTokenOf, inviteLink, myName, rememberName } from "./api.js";
 import { me, signedIn, accountPanel } from "./account.js";
+import { ChatPanel } from "./chat.js";
 import { Chooser, DONE } from "./choices.js";
-import { h, clear } from "./dom.js";
+import { h, clear, redrawKeepingTyping } from "./dom.js";
 import { t, logEntries, logLine } from "./i18n.js";
 import { playerLabel, seatName, playerBadge, logText } from "./players.js";
 import { boardOf } from "./games/index.js";
@@ -28,9 +29,16 @@ export class GamePage {
     this.revealed = new Map(); // reveal id -> time first shown (step-by-step animations)
     this.live = null;
     this.module = null;
+    this.chat = new ChatPanel((text) => (this.live ? this.live.send({ chat: text }) : false));
+    this.rematch = null; // the id of the "play again" table, once pushed
+    this.askingRematch = false;
+    this.epoch = 0; // counts starts: an answer for an earlier viewer is dropped
   }
 
   async start() {
+    this.epoch += 1;
+    this.chat.reset();
+    this.rematch = null;
     clear(this.root).append(h("p", { class: "muted" }, t("loading")));
     await me();
     const { status, data } = await this.openSeat();
@@ -54,7 +62,12 @@ export class GamePage {
     }
     this.applyState(data);
     this.live = new Live(this.gameId, this.token, {
-      state: (payload) => this.applyState(payload),
+      state: (payload, first) => {
+        this.applyState(payload);
+        if (first) this.catchUpChat(payload);
+      },
+      chat: (message) => this.chat.received(message),
+      rematch: (id) => this.rematchMade(id),
       error: (error) => this.socketError(error),
       status: (status, reason) => this.setConnection(status, reason),
       logLength: () => this.log.length,
@@ -128,6 +141,10 @@ export class GamePage {
     this.log = this.log.slice(0, start).concat(logEntries(payload)); // each line {en, fr}
     const before = this.state;
     this.state = payload;
+    if (Array.isArray(payload.chat)) this.chat.merge(payload.chat); // a whole state's
+    else if (before && !before.is_over && payload.is_over && payload.player !== null) {
+      this.fetchChat(); // the spectators' channel opens to the players at the end
+    }
     // Others acting (simultaneous choices) must not undo a choice under way.
     const sameChoices =
       before && this.chooser && !this.chooser.spent && before.legal_actions.join("\n") === payload.legal_actions.join("\n");
@@ -147,6 +164,8 @@ export class GamePage {
 
   setConnection(status, reason) {
     this.connection = status;
+    if (status !== "live") this.chat.connectionLost();
+    if (this.state) this.chatPanel(); // a read-only game's chat is read, not written
     if (status === "seat-taken") {
       // Only this socket's own token is dropped, never another one this browser keeps.
       if ((mySeat(this.gameId) || {}).token === this.token) forgetSeat(this.gameId);
@@ -158,6 +177,7 @@ export class GamePage {
   }
 
   socketError(error) {
+    if (this.chat.refused(error)) return; // the page sends only chat messages on the socket
     if (error.state) this.applyState(error.state);
     this.flash("error", error.detail || t("error"));
   }
@@ -170,6 +190,65 @@ export class GamePage {
       this.renderNotice();
     }, 6000);
     this.renderNotice();
+  }
+
+  // ---- chat and play again --------------------------------------------------------------
+  /** A socket's first push is a state since the log line held, without the chat: the
+   * messages written while no socket was open are asked once (never on other pushes). */
+  catchUpChat(payload) {
+    if (typeof payload.version !== "number" || Array.isArray(payload.chat)) return;
+    this.fetchChat();
+  }
+
+  async fetchChat() {
+    const epoch = this.epoch;
+    const query = new URLSearchParams({ limit: "100" });
+    if (this.token) query.set("token", this.token);
+    const { status, data } = await api("GET", `${gamePath(this.gameId, "/chat")}?${query}`);
+    if (epoch === this.epoch && status === 200 && Array.isArray(data.chat)) this.chat.merge(data.chat);
+  }
+
+  rematchMade(id) {
+    if (this.rematch === id) return;
+    this.rematch = id;
+    if (this.state) this.render();
+  }
+
+  rematchId() {
+    return this.rematch || (this.state && this.state.rematch) || null;
+  }
+
+  /** "Play again" (or "Join the rematch": the same route): the new table, with this
+   * seat's token kept as for any other seat (an account's seat needs none). */
+  async playAgain() {
+    if (this.askingRematch) return;
+    this.askingRematch = true;
+    const { status, data } = await api("POST", gamePath(this.gameId, "/rematch"), this.token ? { token: this.token } : {});
+    this.askingRematch = false;
+    if (status !== 200) {
+      this.flash("error", data.detail || t("error"));
+      return;
+    }
+    if (data.token && data.player !== null) rememberSeat(data.id, data.player, data.token);
+    if (data.created) {
+      // The caller hosts the new table: its invite links, as for a table made in the lobby.
+      if (data.seats.length) rememberInvites(data.id, data.seats);
+      if (data.token) rememberHost(data.id, data.token);
+    }
+    location.hash = `#/game/${encodeURIComponent(data.id)}`;
+  }
+
+  rematchButton() {
+    const made = this.rematchId();
+    if (this.state.player === null) {
+      if (!made) return null;
+      return h("a", { id: "watch-rematch", class: "button", href: `#/game/${encodeURIComponent(made)}?spectate=1` }, t("watch_rematch"));
+    }
+    return h(
+      "button",
+      { id: made ? "join-rematch" : "play-again", class: "primary", onclick: () => this.playAgain() },
+      t(made ? "join_rematch" : "play_again"),
+    );
   }
 
   // ---- acting -------------------------------------------------------------------------
@@ -316,8 +395,15 @@ export class GamePage {
 
   render() {
     if (!this.state) return;
+    // The chat panel moves into each new drawing: what is typed in it (and in any other
+    // field: a name, a password) and the focus stay when a push redraws the page.
+    redrawKeepingTyping(this.root, () => this.draw());
+  }
+
+  draw() {
     const state = this.state;
     const ctx = this.context();
+    const chatScroll = this.chat.atBottom() ? null : this.chat.list.scrollTop; // before it moves
     const board = h("section", { class: "board-area", "aria-label": t("board") }, this.module.render(ctx));
     const onBoard = new Set([...board.querySelectorAll("[data-key]")].map((n) => n.dataset.key));
     const mine = state.player !== null && state.to_move.includes(state.player);
@@ -343,12 +429,15 @@ export class GamePage {
           this.invites(),
           this.allActions(),
           this.logPanel(state.seats),
+          this.chatPanel(),
         ),
       ),
     );
     const logScroll = this.root.querySelector(".log ol");
     const wasAtBottom = !logScroll || logScroll.scrollTop + logScroll.clientHeight >= logScroll.scrollHeight - 4;
     clear(this.root).append(page);
+    if (chatScroll === null) this.chat.scrollDown();
+    else this.chat.list.scrollTop = chatScroll;
     this.renderNotice();
     this.renderConnection();
     const list = this.root.querySelector(".log ol");
@@ -562,6 +651,12 @@ export class GamePage {
     );
   }
 
+  chatPanel() {
+    const open = !["read-only", "gone"].includes(this.connection);
+    this.chat.update({ player: this.state.player, open });
+    return this.chat.node;
+  }
+
   logPanel(seats) {
     return h(
       "div",
@@ -600,7 +695,15 @@ export class GamePage {
         ),
       ),
       extra,
-      h("p", {}, h("a", { class: "button", href: `#/replay/${encodeURIComponent(state.id)}` }, t("watch_replay")), " ", h("a", { class: "button", href: "#/" }, t("back_to_lobby"))),
+      h(
+        "p",
+        { class: "end-actions" },
+        this.rematchButton(),
+        " ",
+        h("a", { class: "button", href: `#/replay/${encodeURIComponent(state.id)}` }, t("watch_replay")),
+        " ",
+        h("a", { class: "button", href: "#/" }, t("back_to_lobby")),
+      ),
     );
   }
 }

@@ -371,6 +371,19 @@ const en = {
   notify_blocked: "Notifications are blocked for this site: allow them in the browser's settings.",
   notify_your_turn: "Your turn: {game}",
   notify_game_over: "Game over: {game}",
+  // chat, play again
+  chat: "Chat",
+  chat_send: "Send",
+  chat_placeholder_players: "Message to everyone at the table",
+  chat_placeholder_spectators: "Message to the spectators",
+  chat_note_spectators: "You write in the spectators' channel: the players read it once the game is over.",
+  chat_spectators: "spectators",
+  chat_none_yet: "No message yet.",
+  chat_offline: "Not connected: the message was not sent. Send it again once the page is live.",
+  chat_maybe_lost: "The connection dropped: your message may not have been sent.",
+  play_again: "Play again",
+  join_rematch: "Join the rematch",
+  watch_rematch: "Watch the rematch",
 };
 
 const fr = {
@@ -729,6 +742,19 @@ const fr = {
   notify_blocked: "Les notifications sont bloquées pour ce site : autorisez-les dans les réglages du navigateur.",
   notify_your_turn: "À vous : {game}",
   notify_game_over: "Partie terminée : {game}",
+  // discussion, rejouer
+  chat: "Discussion",
+  chat_send: "Envoyer",
+  chat_placeholder_players: "Message à toute la table",
+  chat_placeholder_spectators: "Message aux spectateurs",
+  chat_note_spectators: "Vous écrivez dans le salon des spectateurs : les joueurs le lisent une fois la partie finie.",
+  chat_spectators: "spectateurs",
+  chat_none_yet: "Aucun message pour l'instant.",
+  chat_offline: "Pas de connexion : le message n'est pas parti. Renvoyez-le quand la page est en direct.",
+  chat_maybe_lost: "La connexion a été coupée : votre message n'est peut-être pas parti.",
+  play_again: "Rejouer",
+  join_rematch: "Rejoindre la revanche",
+  watch_rematch: "Regarder la revanche",
 };
 
 const DICTIONARIES = { en, fr };

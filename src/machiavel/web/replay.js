@@ -1,5 +1,7 @@
-// Step through a finished game with everything revealed (GET /api/games/{id}/replay).
+// Step through a finished game with everything revealed (GET /api/games/{id}/replay), with
+// the chat as it stood at each step.
 import { api, gamePath } from "./api.js";
+import { replayChat } from "./chat.js";
 import { h, clear } from "./dom.js";
 import { t, logEntries, logLine } from "./i18n.js";
 import { playerLabel, seatName, logText } from "./players.js";
@@ -118,11 +120,11 @@ export class ReplayPage {
             { class: "side" },
             h("div", { class: "panel seats" }, h("h3", {}, t("players")), h("ul", {}, data.seats.map((seat) => h("li", { class: data.winners.includes(seat.player) && data.step === data.steps ? "winner" : "" }, playerLabel(data.seats, seat.player), h("span", { class: "score" }, formatScore(scores[seat.player])))))),
             h("div", { class: "panel log" }, h("h3", {}, t("log")), h("ol", {}, this.log.map((entry) => h("li", {}, logText(data.seats, logLine(entry)))))),
+            replayChat(data.chat, data.step), // the messages written at this step or before
           ),
         ),
       ),
     );
-    const list = this.root.querySelector(".log ol");
-    if (list) list.scrollTop = list.scrollHeight;
+    for (const list of this.root.querySelectorAll(".log ol, .chat-messages")) list.scrollTop = list.scrollHeight;
   }
 }
