@@ -5,9 +5,18 @@ from __future__ import annotations
 import gc
 import sys
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from machiavel.server.app import MAX_BODY, create_app
 from machiavel.server.migrations import SchemaTooNew
+from machiavel.server.outage import describe
 from machiavel.server.storage import database_url, safe_url
+
+
+def cannot_open(url: str, error: BaseException) -> str:
+    """One sentence on why the database of ``url`` cannot be opened (no password, no
+    statement: ``describe``)."""
+    return f"cannot open the database {safe_url(url)}: {describe(error)}"
 
 
 def browser_address(host: str, port: int) -> str:
@@ -26,6 +35,9 @@ def serve(host: str, port: int, database: str | None, bot_workers: int | None = 
         app = create_app(url, bot_workers=bot_workers)  # migrates the database if needed
     except SchemaTooNew as error:
         print(f"machiavel: {error}", file=sys.stderr, flush=True)
+        return 1
+    except (SQLAlchemyError, ImportError, ValueError) as error:  # a wrong URL, no database
+        print(f"machiavel: {cannot_open(url, error)}", file=sys.stderr, flush=True)
         return 1
     tune_garbage_collector()
     print(f"machiavel: open {browser_address(host, port)}  (database: {safe_url(url)})", flush=True)
