@@ -18,6 +18,7 @@ from sqlalchemy import create_engine, text
 from starlette.websockets import WebSocketDisconnect
 
 from machiavel.server.accounts import COOKIE, TEST_COST
+from machiavel.server.app import close_reason
 from machiavel.server.service import WS_READ_ONLY
 
 Client = Callable[..., AbstractContextManager[TestClient]]  # the client_on fixture
@@ -35,6 +36,10 @@ def damages(dialect: str) -> dict[str, tuple[str, list[str]]]:
         "options-list": (
             "its options are not a JSON object",
             ["UPDATE games SET options = '[1, 2]'"],
+        ),
+        "options-type": (  # the game itself refuses it (as after a change of its rules)
+            "option 'memory_mode' must be one of false, true, not \"yes\"",
+            ['UPDATE games SET options = \'{"memory_mode": "yes"}\''],
         ),
         "options-text": (
             "its options are not a JSON object",
@@ -83,7 +88,16 @@ def damages(dialect: str) -> dict[str, tuple[str, list[str]]]:
     return found
 
 
-SHOWN = ("action-gap", "version-off")  # their rows make a game: shown read-only
+SHOWN = ("action-gap", "version-off", "options-type")  # their rows make a game: shown
+REFUSED_SETUP = (
+    "this game can no longer be replayed from what is stored: its setup is no longer valid"
+)
+
+
+def expected_message(name: str, reason: str) -> str:
+    if name == "options-type":
+        return f"{REFUSED_SETUP}: {reason}"
+    return f"{DAMAGED} ({reason})"
 
 
 def scoped(statement: str, game_id: str) -> str:
@@ -190,10 +204,10 @@ def test_damaged_games_stay_local(
             my_ids = {g["id"] for g in mine.json()["games"]}
             assert ids["healthy"] in listed and ids["healthy"] in my_ids
             assert listed[ids["healthy"]]["status"] == "running"
-            for name in found:
+            for name, (reason, _) in found.items():
                 if name in SHOWN:  # found out at start (it has a bot): listed read-only
                     assert listed[ids[name]]["status"] == "read-only", (round_, name)
-                    assert listed[ids[name]]["message"].startswith(DAMAGED)
+                    assert listed[ids[name]]["message"] == expected_message(name, reason)
                 else:
                     assert ids[name] not in listed, (round_, name)
                     assert ids[name] not in my_ids, (round_, name)
@@ -202,7 +216,7 @@ def test_damaged_games_stay_local(
 
         for name, (reason, _) in found.items():
             game_id, token = ids[name], tokens[name]
-            message = f"{DAMAGED} ({reason})"
+            message = expected_message(name, reason)
             shown = client.get(f"/api/games/{game_id}", params={"token": token})
             move = {"token": token, "action": "S3 citadel", "version": 3}
             played = client.post(f"/api/games/{game_id}/actions", json=move)
@@ -210,7 +224,7 @@ def test_damaged_games_stay_local(
             joined = client.post(f"/api/games/{game_id}/join", json={"name": "Cy"}, headers=SITE)
             assert joined.status_code == 410, name
             code, closing, got = ws_close(client, game_id, token)
-            assert code == WS_READ_ONLY and closing.startswith(DAMAGED[:60]), name
+            assert code == WS_READ_ONLY and closing == close_reason(message), name
             if name in SHOWN:
                 assert shown.status_code == 200, (name, shown.text)
                 state = shown.json()
@@ -230,8 +244,14 @@ def test_damaged_games_stay_local(
     # One line per damaged game, however often it was asked for; no traceback at all.
     lines = [r for r in caplog.records if r.name.startswith("machiavel")]
     assert not [r for r in lines if r.exc_info], [r.getMessage() for r in lines]
-    for name in found:
+    for name, (reason, _) in found.items():
         said = [r.getMessage() for r in lines if ids[name] in r.getMessage()]
         assert len(said) == 1, (name, said)
-        assert said[0].startswith(f"game {ids[name]} cannot be loaded, its stored data is damaged")
-    assert not [r for r in lines if "not resumed" in r.getMessage()]
+        if name == "options-type":
+            assert said[0].startswith(f"game {ids[name]} is read-only, its bots are not resumed")
+        else:
+            start = f"game {ids[name]} cannot be loaded, its stored data is damaged: {reason}"
+            assert said[0].startswith(start), said
+    said_all = [r.getMessage() for r in lines]
+    # "game <id> not resumed[: why]": how resumption failed on a damaged game before.
+    assert not [m for m in said_all if " not resumed" in m and "read-only" not in m]

@@ -165,3 +165,31 @@ def test_a_database_that_cannot_be_opened_is_one_sentence(
     assert out == ""
     assert err.startswith("machiavel: cannot open the database ") and err.count("\n") == 1, err
     assert "Traceback" not in err and "secret" not in err
+
+
+def test_a_logged_database_error_carries_no_stored_value(any_database_url: str) -> None:
+    """PostgreSQL quotes the key of a duplicate in its DETAIL line, and SQLAlchemy the
+    statement: ``describe`` keeps neither (nor any parameter)."""
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy.exc import IntegrityError
+
+    from machiavel.server.outage import describe
+    from machiavel.server.storage import Repository
+
+    repository = Repository(any_database_url)
+    try:
+        account = repository.create_account("Ada", "ada", "a password hash", None)
+        session_hash = hash_token("a session token")
+        expires = datetime.now(UTC) + timedelta(days=1)
+        repository.create_session(session_hash, account.id, expires)
+        with pytest.raises(IntegrityError) as refused:
+            repository.create_session(session_hash, account.id, expires)
+    finally:
+        repository.close()
+    if any_database_url.startswith("postgresql"):  # the raw error quotes the hash
+        assert session_hash in str(refused.value)
+    assert "parameters hidden" in str(refused.value)  # the engine hides them
+    line = describe(refused.value)
+    assert line.startswith("IntegrityError: ") and "\n" not in line
+    assert session_hash not in line and "INSERT" not in line and "a session token" not in line

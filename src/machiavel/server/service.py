@@ -642,7 +642,8 @@ class GameService:
             try:
                 await self._accept(live, job.player, action, job.version)
             except ApiError as error:
-                logger.error("bot move refused in game %s: %s", job.game_id, error.detail)
+                if error.status != 503:  # a write that failed: the writer logged it
+                    logger.error("bot move refused in game %s: %s", job.game_id, error.detail)
                 if error.status == 409 and not live.dead:  # think again on the new state
                     self._schedule_bots(live)
         finally:

@@ -64,6 +64,9 @@ from machiavel.server.outage import Outage
 DEFAULT_DATABASE_URL = "sqlite:///machiavel.db"
 DATABASE_ENV = "MACHIAVEL_DATABASE_URL"
 MAX_SEED = 2**63 - 1  # a signed 64-bit column holds it on every database
+# Rows read together when a list meets a row it cannot decode (then one by one in the
+# chunk that holds it): a few round trips rather than one a row.
+DAMAGE_CHUNK = 50
 
 
 class Base(DeclarativeBase):
@@ -620,22 +623,29 @@ class Repository:
     # ---- damaged rows -----------------------------------------------------------
     def _game_rows(self, conn: Connection, query: Select[*tuple[Any, ...]]) -> list[Any]:
         """The rows of a query on games, leaving out the damaged ones found so far; if a
-        row cannot be decoded, each row is read on its own and the damaged ones (reported)
-        left out, so that one damaged row costs its game only."""
+        row cannot be decoded, the rows are read again by chunks, a failing chunk row by
+        row, and the damaged ones (reported) left out: one damaged row costs its game only."""
         known = self.damage.excluded()
         if known:
             query = query.where(GameRow.id.not_in(known))
         try:
             return list(conn.execute(query).all())
         except ROW_DAMAGE:
-            pass  # found out below, row by row
-        ids = conn.execute(query.with_only_columns(GameRow.id)).scalars().all()
+            pass  # found out below
+        ids = list(conn.execute(query.with_only_columns(GameRow.id)).scalars().all())
         rows: list[Any] = []
-        for game_id in ids:
+        for start in range(0, len(ids), DAMAGE_CHUNK):  # in the query's order
+            chunk = ids[start : start + DAMAGE_CHUNK]
             try:
-                rows.extend(conn.execute(query.where(GameRow.id == game_id)).all())
-            except ROW_DAMAGE as error:
-                self.damage.add(unreadable_row(game_id, error))
+                rows += conn.execute(query.where(GameRow.id.in_(chunk))).all()
+                continue
+            except ROW_DAMAGE:
+                pass
+            for game_id in chunk:
+                try:
+                    rows += conn.execute(query.where(GameRow.id == game_id)).all()
+                except ROW_DAMAGE as error:
+                    self.damage.add(unreadable_row(game_id, error))
         return rows
 
     def _sound(
