@@ -17,7 +17,7 @@ numbers, a version that disagrees with the actions. Measured (wall-clock, median
 - one game loaded (``Repository.load``): a sound one, and each kind of damaged one (found
   out and refused);
 - the lobby's query (``Repository.list_games("all", 500)``): the first one after start,
-  which reads the rows one by one when one cannot be decoded, and the next ones, which
+  which reads the rows again by chunks when one cannot be decoded, and the next ones, which
   leave out the damaged games found so far.
 """
 
@@ -206,7 +206,7 @@ def main() -> None:
     for kind, seconds in loads.items():
         row(f"Repository.load: damaged ({kind})", seconds)
     row("lobby query, all sound: first, later", *sound_lobby)
-    row("lobby query, damaged: first (row by row), later", *damaged_lobby)
+    row("lobby query, damaged: first (re-read by chunks), later", *damaged_lobby)
 
 
 def row(label: str, *seconds: float) -> None:
