@@ -15,12 +15,15 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import DataError
 
 from machiavel.bots import LEVELS
 from machiavel.server.outage import describe
+
+if TYPE_CHECKING:  # storage imports this module
+    from machiavel.server.storage import GameRecord
 
 logger = logging.getLogger("machiavel.server")
 
@@ -43,7 +46,7 @@ class DamagedGame(Exception):  # noqa: N818 - it names a situation
         game_id: str,
         reason: str,
         detail: str = "",
-        record: Any = None,
+        record: GameRecord | None = None,
         actions: Sequence[tuple[int, str]] = (),
     ) -> None:
         super().__init__(f"game {game_id}: {reason}")
@@ -93,7 +96,9 @@ def _check_seats(game_id: str, players: int, seats: Sequence[Any]) -> None:
         raise DamagedGame(game_id, f"seat {missing[0]} is missing")
 
 
-def check_actions(record: Any, numbers: Sequence[Any], actions: Sequence[tuple[Any, Any]]) -> None:
+def check_actions(
+    record: GameRecord, numbers: Sequence[Any], actions: Sequence[tuple[Any, Any]]
+) -> None:
     """Raise ``DamagedGame`` (with the record: it can be shown) if the action rows of a
     sound game row do not number 1, 2, ... up to its version, or name no seat of it."""
     for expected, number in enumerate(numbers, start=1):
