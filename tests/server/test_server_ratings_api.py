@@ -308,6 +308,13 @@ def test_0005_keeps_stored_games_unrated_and_can_be_undone(any_database_url: str
                 ),
                 {"options": '{"memory_mode": false}', "yes": True, "now": datetime.now(UTC)},
             )
+            conn.execute(
+                text(
+                    "INSERT INTO seats (game_id, player, kind, claimed) VALUES"
+                    " ('old', 0, 'human', :yes), ('old', 1, 'human', :yes)"
+                ),
+                {"yes": True},
+            )
     finally:
         engine.dispose()
     repository = Repository(any_database_url)

@@ -16,9 +16,12 @@ from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 
+from machiavel.core.parsing import number_problem, read_number
 from machiavel.server import jsontext
 from machiavel.server.accounts import (
     COOKIE,
@@ -34,6 +37,7 @@ from machiavel.server.chat import ChatLimits
 from machiavel.server.live import Connection, LiveGame
 from machiavel.server.mail import Mailer, MailSettings, read_unsubscribe_token
 from machiavel.server.notices import Notifier
+from machiavel.server.outage import RETRY_AFTER, UNREACHABLE, describe, is_unreachable
 from machiavel.server.quotas import LimitReached, TableLimits, WriteRate
 from machiavel.server.schemas import (
     AccountOut,
@@ -74,8 +78,9 @@ MAX_BODY = 64 * 1024
 DEFAULT_PUBLIC_URL = "http://127.0.0.1:8000"
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (400, 401, 403, 404, 409, 410, 413, 422, 429)
+    code: {"model": ErrorOut} for code in (400, 401, 403, 404, 409, 410, 413, 422, 429, 503)
 }
+WS_POLICY = 1008  # close code: a query value the server refuses (the reason says which)
 CROSS_SITE = "cross-site request refused: the Origin (or Referer) is not this site"
 
 Scope = MutableMapping[str, Any]
@@ -148,7 +153,7 @@ def create_app(
     app.state.service = service
     app.state.accounts = accounts
     app.state.mailer = mailer
-    _add_error_handlers(app)
+    _add_error_handlers(app, repository)
     _add_routes(app, service, accounts)
     _add_account_routes(app, service, accounts)
     _add_mail_routes(app, notifier)
@@ -161,7 +166,7 @@ def create_app(
 
 
 # ---- errors -------------------------------------------------------------------------
-def _add_error_handlers(app: FastAPI) -> None:
+def _add_error_handlers(app: FastAPI, repository: Repository) -> None:
     @app.exception_handler(ApiError)
     async def api_error(_: Request, error: Exception) -> Response:
         assert isinstance(error, ApiError)
@@ -182,10 +187,28 @@ def _add_error_handlers(app: FastAPI) -> None:
             {"detail": str(error.detail)}, status_code=error.status_code, headers=error.headers
         )
 
+    @app.exception_handler(DBAPIError)
+    @app.exception_handler(PoolTimeout)
+    async def database_error(_: Request, error: Exception) -> Response:
+        return database_answer(repository, error)
+
     @app.exception_handler(Exception)
     async def unexpected(_: Request, error: Exception) -> Response:
         logger.exception("unexpected error", exc_info=error)
         return JSONResponse({"detail": "internal error (see the server log)"}, status_code=500)
+
+
+def database_answer(repository: Repository, error: Exception) -> Response:
+    """503 with a sentence when the database cannot be reached (logged once per burst);
+    any other database error is a 500, logged in one line without statement or values
+    (never a traceback, which would quote them)."""
+    if is_unreachable(error):
+        repository.outage.report(error)
+        return JSONResponse(
+            {"detail": UNREACHABLE}, status_code=503, headers={"Retry-After": RETRY_AFTER}
+        )
+    logger.error("database error: %s", describe(error))
+    return JSONResponse({"detail": "internal error (see the server log)"}, status_code=500)
 
 
 def explain_validation(errors: list[Any]) -> tuple[int, str]:
@@ -313,6 +336,10 @@ class FastActions:
             answer: dict[str, Any] = dict(error.state) if error.state is not None else {}
             answer["detail"] = error.detail
             text, status = jsontext.dumps(answer), error.status
+        except (DBAPIError, PoolTimeout) as error:  # as the route's handler answers it
+            answered = database_answer(self.service.repo, error)
+            await answered(scope, receive, send)
+            return
         await _send_json(send, status, text.encode())
 
 
@@ -727,26 +754,22 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
         websocket: WebSocket, game_id: str, token: str | None = None, log_from: str = "0"
     ) -> None:
         await websocket.accept()
-        account = None
-        session = _session_token(websocket)
-        if not token and session is not None:
-            # A page of another site must not open a socket with this site's cookie
-            # (cross-site WebSocket hijacking): browsers always send Origin.
-            if websocket.headers.get("origin") is not None and not _from_this_site(websocket):
-                await websocket.close(code=4403, reason=CROSS_SITE[:120])
-                return
-            account = await accounts.account_id(session)
+        start = read_number(log_from)
+        if start is None:  # as HTTP refuses it: a sentence, nothing else happens
+            reason = query_number_problem(log_from, "log_from", "a log line number")
+            await websocket.close(code=WS_POLICY, reason=close_reason(reason))
+            return
         try:
-            start = int(log_from) if log_from.isdigit() else 0
-            live, connection = await service.connect(game_id, token, start, account)
-        except Unreadable as error:  # what can be shown, then closed for good
-            if error.text is not None:
-                await websocket.send_text(error.text)
-            await websocket.close(code=WS_READ_ONLY, reason=close_reason(error.detail))
+            opened = await _open_watch(websocket, service, accounts, game_id, token, start)
+        except (DBAPIError, PoolTimeout) as error:
+            if not is_unreachable(error):
+                raise
+            service.repo.outage.report(error)
+            await websocket.close(code=4503, reason=close_reason(UNREACHABLE))
             return
-        except ApiError as error:
-            await websocket.close(code=4000 + error.status, reason=error.detail[:120])
+        if opened is None:
             return
+        live, connection, account = opened
         sender = asyncio.get_running_loop().create_task(_send_pushes(websocket, connection))
         try:
             await _receive_actions(websocket, service, live, connection, token, account)
@@ -755,6 +778,44 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
             sender.cancel()
             with suppress(asyncio.CancelledError, Exception):
                 await sender
+
+
+async def _open_watch(
+    websocket: WebSocket,
+    service: GameService,
+    accounts: Accounts,
+    game_id: str,
+    token: str | None,
+    log_from: int,
+) -> tuple[LiveGame, Connection, int | None] | None:
+    """Register an accepted socket with its game; None once it is closed with why."""
+    account = None
+    session = _session_token(websocket)
+    if not token and session is not None:
+        # A page of another site must not open a socket with this site's cookie
+        # (cross-site WebSocket hijacking): browsers always send Origin.
+        if websocket.headers.get("origin") is not None and not _from_this_site(websocket):
+            await websocket.close(code=4403, reason=CROSS_SITE[:120])
+            return None
+        account = await accounts.account_id(session)
+    try:
+        live, connection = await service.connect(game_id, token, log_from, account)
+    except Unreadable as error:  # what can be shown, then closed for good
+        if error.text is not None:
+            await websocket.send_text(error.text)
+        await websocket.close(code=WS_READ_ONLY, reason=close_reason(error.detail))
+        return None
+    except ApiError as error:
+        await websocket.close(code=4000 + error.status, reason=close_reason(error.detail))
+        return None
+    return live, connection, account
+
+
+def query_number_problem(value: str, name: str, what: str) -> str:
+    """Why a query value is not a number 0 or more written in 0-9 (``what``)."""
+    if value.startswith("-") and read_number(value[1:]) is not None:
+        return f"{name} must be 0 or more, not {value}"
+    return number_problem(value, f"{what} ({name})")
 
 
 def close_reason(text: str) -> str:
@@ -828,6 +889,11 @@ async def _act_from_socket(
             raise ApiError(400, "a message needs 'action' (a string) and 'version' (a number)")
         await service.act_on_socket(live, connection, token, action, version, account)
         return None
+    except (DBAPIError, PoolTimeout) as error:  # the game was dropped, and cannot load now
+        if not is_unreachable(error):
+            raise
+        service.repo.outage.report(error)
+        return jsontext.dumps({"error": {"status": 503, "detail": UNREACHABLE}})
     except ApiError as error:
         reply: dict[str, Any] = {"status": error.status, "detail": error.detail}
         if error.state is not None:

@@ -6,11 +6,20 @@ import gc
 import os
 import sys
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from machiavel.server.app import MAX_BODY, create_app
 from machiavel.server.mail import MailSettings, check_link, describe
 from machiavel.server.migrations import SchemaTooNew
+from machiavel.server.outage import describe as describe_fault
 from machiavel.server.quotas import TableLimits
 from machiavel.server.storage import database_url, safe_url
+
+
+def cannot_open(url: str, error: BaseException) -> str:
+    """One sentence on why the database of ``url`` cannot be opened (no password, no
+    statement: ``describe``)."""
+    return f"cannot open the database {safe_url(url)}: {describe_fault(error)}"
 
 
 def browser_address(host: str, port: int) -> str:
@@ -50,6 +59,9 @@ def serve(
         )
     except SchemaTooNew as error:
         print(f"machiavel: {error}", file=sys.stderr, flush=True)
+        return 1
+    except (SQLAlchemyError, ImportError, ValueError) as error:  # a wrong URL, no database
+        print(f"machiavel: {cannot_open(url, error)}", file=sys.stderr, flush=True)
         return 1
     tune_garbage_collector()
     print(f"machiavel: open {browser_address(host, port)}  (database: {safe_url(url)})", flush=True)

@@ -42,6 +42,7 @@ from machiavel.server.chat import (
     readable,
 )
 from machiavel.server.clocks import ClockRefused, ClockSpec, SeatClocks, read_abandon
+from machiavel.server.damage import DamagedGame
 from machiavel.server.jsontext import dumps
 from machiavel.server.live import (
     LOG_KEYS,
@@ -55,6 +56,7 @@ from machiavel.server.live import (
 )
 from machiavel.server.mail import Mailer
 from machiavel.server.notices import Notifier
+from machiavel.server.outage import UNREACHABLE, is_unreachable
 from machiavel.server.quotas import LimitReached, TableLimits, address_key, check_tables
 from machiavel.server.readonly import ReadOnlyGame, examine
 from machiavel.server.storage import (
@@ -109,6 +111,13 @@ class Unreadable(ApiError):  # noqa: N818 - it names a situation, served as such
         self.text: str | None = None  # what a WebSocket is sent before it is closed
 
 
+class CannotLoad(ApiError):  # noqa: N818 - it names a situation, served as such
+    """A stored game whose rows are damaged beyond showing it: 410 to every request."""
+
+    def __init__(self, damaged: DamagedGame) -> None:
+        super().__init__(410, damaged.message)
+
+
 @dataclass(frozen=True)
 class SeatSpec:
     kind: str
@@ -138,7 +147,7 @@ class GameService:
         self.lookup = lookup
         self.max_cached = max_cached
         self.bots = BotRunner(self._bot_delivers, bot_executor, bot_workers, bot_params)
-        self.writer = GroupWriter(repository.write_group)
+        self.writer = GroupWriter(repository.write_group, outage=repository.outage)
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         # Games that no longer replay: the latest ones whole, and why for all (the lobby).
         self._read_only: OrderedDict[str, ReadOnlyGame] = OrderedDict()
@@ -159,6 +168,10 @@ class GameService:
         self._resume = loop.create_task(self._resume_bots())
         self._sweeper = loop.create_task(self._sweep_forever())
 
+    def resumed(self) -> bool:
+        """Whether start has tried to resume the bots of every stored game (tests, ops)."""
+        return self._resume is not None and self._resume.done()
+
     async def stop(self) -> None:
         for task in (self._resume, self._sweeper, *self._tasks):
             if task is not None:
@@ -174,16 +187,28 @@ class GameService:
                 connection.close(WS_RELOAD, "the server is stopping")
 
     async def _resume_bots(self) -> None:
-        ids = await asyncio.to_thread(self.repo.unfinished_to_resume)
+        try:
+            ids = await asyncio.to_thread(self.repo.unfinished_to_resume)
+        except Exception as error:
+            if not is_unreachable(error):
+                raise
+            self.repo.outage.report(error)
+            logger.error("no bot was resumed: %s", UNREACHABLE)
+            return
         for game_id in ids:
             try:
                 await self.live(game_id, resuming=True)  # loading schedules the bots to move
-            except Unreadable:
+            except (Unreadable, CannotLoad):
                 pass  # said in the log when it was found out
             except ApiError as error:
                 logger.error("game %s not resumed: %s", game_id, error.detail)
-            except Exception:  # one game must not keep the others' bots from resuming
-                logger.exception("game %s not resumed", game_id)
+            except Exception as error:  # one game must not keep the others' bots from resuming
+                if not is_unreachable(error):
+                    logger.exception("game %s not resumed", game_id)
+                    continue
+                self.repo.outage.report(error)  # the others would fail alike: stop here
+                logger.error("bots not resumed from game %s on: %s", game_id, UNREACHABLE)
+                return
 
     # ---- loading --------------------------------------------------------------------
     async def live(self, game_id: str, *, resuming: bool = False) -> LiveGame:
@@ -204,7 +229,10 @@ class GameService:
             if live is not None:
                 return live
             self._raise_if_read_only(game_id)
-            loaded = await asyncio.to_thread(self.repo.load, game_id)
+            try:
+                loaded = await asyncio.to_thread(self.repo.load, game_id)
+            except DamagedGame as damaged:  # reported (logged once) by the repository
+                raise self._damaged(damaged) from None
             if loaded is None:
                 raise ApiError(404, f"there is no game {game_id!r}")
             replayed = await asyncio.to_thread(self._replay, *loaded)
@@ -241,6 +269,21 @@ class GameService:
             return rebuild(spec, record, actions)
         except Exception as error:  # CorruptState, or an engine failing on a stored action
             return examine(spec, record, actions, error)
+
+    def _damaged(self, damaged: DamagedGame) -> ApiError:
+        """What a damaged game answers: read-only when its row makes a game (its actions
+        are damaged), else 410 to everything (``CannotLoad``)."""
+        if damaged.record is None:
+            return CannotLoad(damaged)
+        try:
+            spec: Game | None = self.lookup(damaged.record.game)
+        except UnknownGame:
+            spec = None
+        game = ReadOnlyGame(
+            damaged.record, damaged.actions, spec, None, damaged.message, damaged.detail
+        )
+        self._keep_read_only(game)
+        return Unreadable(game)
 
     def _raise_if_read_only(self, game_id: str) -> None:
         game = self._read_only.get(game_id)
@@ -335,7 +378,7 @@ class GameService:
         except StaleWrite:
             return False
         except WriteFailed as error:
-            raise ApiError(503, "the change could not be stored; try again") from error
+            raise write_failed("the change could not be stored", error) from error
         return True
 
     # ---- creating a table -----------------------------------------------------------
@@ -678,9 +721,10 @@ class GameService:
                 raise ApiError(409, "the game was changed elsewhere; reload it") from error
             if not isinstance(error, Exception):
                 raise
-            logger.exception("could not store an action of game %s", live.id)
-            raise ApiError(
-                503, "the action could not be stored, so it was not played; try again"
+            if not isinstance(error, WriteFailed):  # the writer logs its failures
+                logger.exception("could not store an action of game %s", live.id)
+            raise write_failed(
+                "the action could not be stored, so it was not played", error
             ) from error
         live.turn_since = now
         if human:
@@ -980,6 +1024,11 @@ class GameService:
             live = await self.locked(job.game_id)
         except ApiError:
             return
+        except Exception as error:  # the game was dropped and cannot be loaded again now
+            if not is_unreachable(error):
+                raise
+            self.repo.outage.report(error)
+            return
         try:
             if not self.bots.is_current(job) or live.bot_level(job.player) is None:
                 return  # outdated, or its person took the seat back
@@ -987,7 +1036,8 @@ class GameService:
             try:
                 await self._accept(live, job.player, action, job.version)
             except ApiError as error:
-                logger.error("bot move refused in game %s: %s", job.game_id, error.detail)
+                if error.status != 503:  # a write that failed: the writer logged it
+                    logger.error("bot move refused in game %s: %s", job.game_id, error.detail)
                 if error.status == 409 and not live.dead:  # think again on the new state
                     self._schedule_bots(live)
         finally:
@@ -1272,7 +1322,7 @@ class GameService:
             self._drop(live)
             raise ApiError(409, "the chat changed meanwhile; try again") from error
         except WriteFailed as error:
-            raise ApiError(503, "the message could not be stored; try again") from error
+            raise write_failed("the message could not be stored", error) from error
         live.add_chat(message)
         return message.to_json()
 
@@ -1393,7 +1443,7 @@ class GameService:
                 self._drop(live)
                 raise ApiError(409, "a rematch was made meanwhile; ask again") from error
             except WriteFailed as error:
-                raise ApiError(503, "the rematch could not be stored; try again") from error
+                raise write_failed("the rematch could not be stored", error) from error
         else:
             raise ApiError(503, "could not store the rematch; try again")
         rematch = LiveGame(new, state, [])
@@ -1731,6 +1781,13 @@ def _replay_at(
         "is_over": state.is_over,
         "winners": list(state.winners),
     }
+
+
+def write_failed(what: str, error: BaseException) -> ApiError:
+    """The 503 of a write that was not stored: why, when the database is out of reach."""
+    if is_unreachable(error.__cause__ or error):
+        return ApiError(503, f"{what}: {UNREACHABLE}")
+    return ApiError(503, f"{what}; try again")
 
 
 def clean_name(name: str) -> str:

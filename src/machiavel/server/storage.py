@@ -32,6 +32,7 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Integer,
+    Select,
     String,
     Text,
     UniqueConstraint,
@@ -52,11 +53,23 @@ from sqlalchemy.pool import StaticPool
 
 from machiavel.server import ratings
 from machiavel.server.chat import RECENT, ChatMessage
+from machiavel.server.damage import (
+    ROW_DAMAGE,
+    DamagedGame,
+    DamageReport,
+    check_actions,
+    check_game_row,
+    unreadable_row,
+)
 from machiavel.server.migrations import upgrade
+from machiavel.server.outage import Outage
 
 DEFAULT_DATABASE_URL = "sqlite:///machiavel.db"
 DATABASE_ENV = "MACHIAVEL_DATABASE_URL"
 MAX_SEED = 2**63 - 1  # a signed 64-bit column holds it on every database
+# Rows read together when a list meets a row it cannot decode (then one by one in the
+# chunk that holds it): a few round trips rather than one a row.
+DAMAGE_CHUNK = 50
 
 
 class Base(DeclarativeBase):
@@ -427,7 +440,9 @@ def make_engine(url: str) -> Engine:
     if not url.startswith("sqlite"):
         # No ping per checkout (a round trip per action): a dropped connection fails one
         # write (503, nothing played) and the pool then replaces it.
-        engine = create_engine(url, pool_size=8, max_overflow=8, pool_recycle=3600)
+        engine = create_engine(
+            url, pool_size=8, max_overflow=8, pool_recycle=3600, hide_parameters=True
+        )
         if engine.dialect.name == "postgresql":
 
             @event.listens_for(engine, "connect")
@@ -445,6 +460,7 @@ def make_engine(url: str) -> Engine:
         url,
         connect_args={"check_same_thread": False, "timeout": 30},
         poolclass=StaticPool if in_memory else None,
+        hide_parameters=True,  # an error logged must not carry a token hash
     )
 
     @event.listens_for(engine, "connect")
@@ -471,6 +487,8 @@ class Repository:
 
     def __init__(self, url: str | None = None) -> None:
         self.url = database_url(url)
+        self.damage = DamageReport()  # damaged games found so far (logged once each)
+        self.outage = Outage()  # the database out of reach (logged once per burst)
         self.engine = make_engine(self.url)
         try:
             self.schema = upgrade(self.engine)
@@ -566,20 +584,35 @@ class Repository:
 
     # ---- reads ----------------------------------------------------------------------
     def load(self, game_id: str) -> tuple[GameRecord, list[tuple[int, str]]] | None:
-        """A game's record and its actions in order, or None if there is no such game."""
+        """A game's record and its actions in order, or None if there is no such game.
+
+        Raises ``DamagedGame`` (reported once) if its rows cannot make a game."""
+        try:
+            return self._load(game_id)
+        except DamagedGame as damaged:
+            self.damage.add(damaged)
+            raise
+
+    def _load(self, game_id: str) -> tuple[GameRecord, list[tuple[int, str]]] | None:
         with self.engine.connect() as conn:
-            row = conn.execute(select(GameRow).where(GameRow.id == game_id)).first()
-            if row is None:
-                return None
-            seats = conn.execute(
-                select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.player)
-            ).all()
-            actions = conn.execute(
-                select(ActionRow.number, ActionRow.player, ActionRow.action)
-                .where(ActionRow.game_id == game_id)
-                .order_by(ActionRow.number)
-            ).all()
-        return _record(row, seats), [(a.player, a.action) for a in actions]
+            try:
+                row = conn.execute(select(GameRow).where(GameRow.id == game_id)).first()
+                if row is None:
+                    return None
+                seats = conn.execute(
+                    select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.player)
+                ).all()
+                actions = conn.execute(
+                    select(ActionRow.number, ActionRow.player, ActionRow.action)
+                    .where(ActionRow.game_id == game_id)
+                    .order_by(ActionRow.number)
+                ).all()
+            except ROW_DAMAGE as error:
+                raise unreadable_row(game_id, error) from None
+        record = _checked_record(row, seats)
+        stored = [(a.player, a.action) for a in actions]
+        check_actions(record, [a.number for a in actions], stored)
+        return record, stored
 
     # ---- chat -----------------------------------------------------------------------
     def recent_chat(self, game_id: str) -> tuple[list[ChatMessage], int]:
@@ -656,9 +689,9 @@ class Repository:
             query = query.where(GameRow.listed.is_(True))
         query = query.order_by(GameRow.updated_at.desc(), GameRow.id).limit(limit)
         with self.engine.connect() as conn:
-            rows = conn.execute(query).all()
+            rows = self._game_rows(conn, query)
             by_game = _seats_of(conn, rows)
-        return [_record(row, by_game.get(row.id, [])) for row in rows]
+        return [record for record, _ in self._sound(rows, by_game)]
 
     def unfinished_to_resume(self) -> list[str]:
         """Ids of the games going on that a server must load at start: those with a bot
@@ -688,11 +721,10 @@ class Repository:
                 if value is None:
                     found.append([])
                     continue
-                rows = conn.execute(
-                    select(GameRow).where(GameRow.is_over.is_(False), column == value)
-                ).all()
+                query = select(GameRow).where(GameRow.is_over.is_(False), column == value)
+                rows = self._game_rows(conn, query)
                 by_game = _seats_of(conn, rows)
-                found.append([_record(row, by_game.get(row.id, [])) for row in rows])
+                found.append([record for record, _ in self._sound(rows, by_game)])
         return found[0], found[1]
 
     def unfinished_activity(self) -> list[tuple[str, datetime, int]]:
@@ -706,6 +738,46 @@ class Repository:
         return [
             (r.id, _aware(r.human_acted_at or r.created_at), int(r.abandon_after)) for r in rows
         ]
+
+    # ---- damaged rows -----------------------------------------------------------
+    def _game_rows(self, conn: Connection, query: Select[*tuple[Any, ...]]) -> list[Any]:
+        """The rows of a query on games, leaving out the damaged ones found so far; if a
+        row cannot be decoded, the rows are read again by chunks, a failing chunk row by
+        row, and the damaged ones (reported) left out: one damaged row costs its game only."""
+        known = self.damage.excluded()
+        if known:
+            query = query.where(GameRow.id.not_in(known))
+        try:
+            return list(conn.execute(query).all())
+        except ROW_DAMAGE:
+            pass  # found out below
+        ids = list(conn.execute(query.with_only_columns(GameRow.id)).scalars().all())
+        rows: list[Any] = []
+        for start in range(0, len(ids), DAMAGE_CHUNK):  # in the query's order
+            chunk = ids[start : start + DAMAGE_CHUNK]
+            try:
+                rows += conn.execute(query.where(GameRow.id.in_(chunk))).all()
+                continue
+            except ROW_DAMAGE:
+                pass
+            for game_id in chunk:
+                try:
+                    rows += conn.execute(query.where(GameRow.id == game_id)).all()
+                except ROW_DAMAGE as error:
+                    self.damage.add(unreadable_row(game_id, error))
+        return rows
+
+    def _sound(
+        self, rows: Sequence[Any], by_game: dict[str, list[Any]]
+    ) -> list[tuple[GameRecord, Any]]:
+        """(record, row) of the rows that make a game; the others reported, left out."""
+        sound = []
+        for row in rows:
+            try:
+                sound.append((_checked_record(row, by_game.get(row.id, [])), row))
+            except DamagedGame as damaged:
+                self.damage.add(damaged)
+        return sound
 
     # ---- accounts and sessions (written directly: rare, each its own transaction) -----
     def create_account(
@@ -797,20 +869,20 @@ class Repository:
             .where(SeatRow.account_id == account_id)
         )
         with self.engine.connect() as conn:
-            rows: list[Any] = list(
-                conn.execute(
-                    base.where(GameRow.is_over.is_(False))
-                    .order_by(GameRow.updated_at.desc(), GameRow.id)
-                    .limit(unfinished)
-                ).all()
+            rows = self._game_rows(
+                conn,
+                base.where(GameRow.is_over.is_(False))
+                .order_by(GameRow.updated_at.desc(), GameRow.id)
+                .limit(unfinished),
             )
-            rows += conn.execute(
+            rows += self._game_rows(
+                conn,
                 base.where(GameRow.is_over.is_(True))
                 .order_by(GameRow.updated_at.desc(), GameRow.id)
-                .limit(finished)
-            ).all()
+                .limit(finished),
+            )
             by_game = _seats_of(conn, rows)
-        return [(_record(row, by_game.get(row.id, [])), row.my_seat) for row in rows]
+        return [(record, row.my_seat) for record, row in self._sound(rows, by_game)]
 
     # ---- ratings --------------------------------------------------------------------
     def leaderboard(self, game: str, limit: int, offset: int) -> list[tuple[str, ratings.Rating]]:
@@ -1194,6 +1266,16 @@ def _seats_of(conn: Connection, rows: Sequence[Any]) -> dict[str, list[Any]]:
     for seat in seats:
         by_game.setdefault(seat.game_id, []).append(seat)
     return by_game
+
+
+def _checked_record(row: Any, seats: Sequence[Any]) -> GameRecord:
+    """The record of a games row and its seat rows; ``DamagedGame`` if they cannot make
+    a game."""
+    check_game_row(row.id, row, seats)
+    try:
+        return _record(row, seats)
+    except ROW_DAMAGE as error:  # a date or to_move SQLite kept as any text
+        raise unreadable_row(row.id, error) from None
 
 
 def _record(row: Any, seats: Sequence[Any]) -> GameRecord:

@@ -20,8 +20,9 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, StatementError
 
+from machiavel.server.outage import Outage, describe, is_unreachable
 from machiavel.server.storage import StaleWrite, Write
 
 logger = logging.getLogger("machiavel.server")
@@ -38,8 +39,11 @@ class WriteFailed(Exception):  # noqa: N818 - it names what happened to the writ
 class GroupWriter:
     """Stores writes in groups; ``write`` returns once its write is committed."""
 
-    def __init__(self, store: Store, max_group: int = MAX_GROUP) -> None:
+    def __init__(
+        self, store: Store, max_group: int = MAX_GROUP, outage: Outage | None = None
+    ) -> None:
         self._store = store
+        self._outage = outage or Outage()
         self._max_group = max_group
         self._waiting: list[tuple[Write, asyncio.Future[None]]] = []
         self._wake = asyncio.Event()
@@ -92,9 +96,11 @@ class GroupWriter:
                 asyncio.to_thread(self._store, [write for write, _ in group])
             )
         except Exception as error:
-            logger.exception("a group of %d writes could not be stored", len(group))
+            self._log_failure(error, len(group))
             for _, future in group:
-                _settle(future, WriteFailed(f"the transaction failed: {error}"))
+                failed = WriteFailed(f"the transaction failed: {describe(error)}")
+                failed.__cause__ = error  # what the accept paths answer depends on it
+                _settle(future, failed)
             return
         except BaseException:
             for _, future in group:
@@ -105,11 +111,21 @@ class GroupWriter:
             if outcome is None:
                 self.stored += 1
             elif not isinstance(outcome, StaleWrite | IntegrityError):
-                logger.error("a write could not be stored: %s", outcome)
-                failed = WriteFailed(f"its transaction failed: {outcome}")
+                self._log_failure(outcome, 1)
+                failed = WriteFailed(f"its transaction failed: {describe(outcome)}")
                 failed.__cause__ = outcome
                 outcome = failed
             _settle(future, outcome)
+
+    def _log_failure(self, error: Exception, writes: int) -> None:
+        """One line for a database that is out of reach (once per burst) or refuses (no
+        statement, no values); a traceback only for a failure of our own code."""
+        if is_unreachable(error):
+            self._outage.report(error)
+        elif isinstance(error, StatementError):
+            logger.error("%d writes could not be stored: %s", writes, describe(error))
+        else:
+            logger.exception("%d writes could not be stored", writes, exc_info=error)
 
 
 def _settle(future: asyncio.Future[None], outcome: BaseException | None) -> None:
