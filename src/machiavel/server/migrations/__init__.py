@@ -151,10 +151,12 @@ def _migration_engine(engine: Engine) -> Engine:
     """
     url = engine.url
     if url.get_backend_name() != "sqlite":
-        return create_engine(url, poolclass=NullPool)
+        return create_engine(url, poolclass=NullPool, hide_parameters=True)
     if url.database in (None, "", ":memory:"):
         return engine
-    migrating = create_engine(url, poolclass=NullPool, connect_args={"timeout": 30})
+    migrating = create_engine(
+        url, poolclass=NullPool, connect_args={"timeout": 30}, hide_parameters=True
+    )
 
     @event.listens_for(migrating, "connect")
     def _no_implicit_transactions(dbapi_connection: Any, _record: Any) -> None:
