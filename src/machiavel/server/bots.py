@@ -16,6 +16,7 @@ import os
 import signal
 import sys
 import threading
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -110,6 +111,53 @@ def _die_with_parent() -> None:
         os._exit(1)
 
 
+SLOW_LEVELS = ("hard", "expert")  # searches of seconds; easy and medium answer in ms
+
+
+class FairSlots:
+    """``slots`` places for slow bot moves, handed to the waiting moves in turn across
+    owners (round robin): a client that opened forty tables of expert bots gets one place
+    in its turn, not forty before everybody else."""
+
+    def __init__(self, slots: int) -> None:
+        self.slots = max(1, slots)
+        self.busy = 0
+        self._waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
+
+    @property
+    def waiting(self) -> int:
+        return sum(len(queue) for queue in self._waiting.values())
+
+    async def acquire(self, owner: str) -> None:
+        if self.busy < self.slots and not self._waiting:
+            self.busy += 1
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(owner, deque()).append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self.release()  # granted as it was cancelled: pass the place on
+            raise
+
+    def release(self) -> None:
+        self.busy -= 1
+        self._grant()
+
+    def _grant(self) -> None:
+        while self.busy < self.slots and self._waiting:
+            owner, queue = next(iter(self._waiting.items()))
+            turn = queue.popleft()
+            del self._waiting[owner]
+            if queue:
+                self._waiting[owner] = queue  # its next move waits for the others' turn
+            if turn.cancelled():
+                continue
+            self.busy += 1
+            turn.set_result(None)
+
+
 @dataclass(eq=False)
 class BotJob:
     game_id: str
@@ -136,6 +184,9 @@ class BotRunner:
         self._params = params or {}
         self.pending: dict[tuple[str, int], BotJob] = {}
         self.moves_computed = 0
+        # Slow moves take all workers but one, which quick moves (easy, medium) always
+        # find free: they never wait behind a search.
+        self.slow = FairSlots(self._workers - 1)
 
     def _pool(self) -> Executor:
         if self._executor is None:
@@ -173,14 +224,30 @@ class BotRunner:
         legal: list[str],
         level: str,
         seed: int,
+        owner: str = "",
     ) -> None:
-        """Start computing a move unless this seat already has one coming."""
+        """Start computing a move unless this seat already has one coming. ``owner``: who
+        opened the table (slow moves take turns across owners)."""
         key = (game_id, player)
         if key in self.pending:
             return
         job = BotJob(game_id, player, version, legal)
         self.pending[key] = job
-        job.task = asyncio.get_running_loop().create_task(self._run(job, level, seed, seat))
+        job.task = asyncio.get_running_loop().create_task(
+            self._run_in_turn(job, level, seed, seat, owner or game_id)
+        )
+
+    async def _run_in_turn(
+        self, job: BotJob, level: str, seed: int, seat: Seat, owner: str
+    ) -> None:
+        if level not in SLOW_LEVELS:
+            await self._run(job, level, seed, seat)
+            return
+        await self.slow.acquire(owner)
+        try:
+            await self._run(job, level, seed, seat)
+        finally:
+            self.slow.release()
 
     def drop(self, job: BotJob) -> None:
         key = (job.game_id, job.player)

@@ -1017,6 +1017,7 @@ class GameService:
                 state.legal_actions(player),
                 level,
                 move_seed(live.record.seed, player, state.version),
+                table_owner(live.record),
             )
 
     async def _bot_delivers(self, job: BotJob, action: str) -> None:
@@ -1802,6 +1803,13 @@ def clean_name(name: str) -> str:
     if any(unicodedata.category(c).startswith("C") for c in name):
         raise ApiError(400, "a name cannot contain control characters")
     return name
+
+
+def table_owner(record: GameRecord) -> str:
+    """Who opened a table, for the bots' fair turns: its account, else its address."""
+    if record.host_account_id is not None:
+        return f"account:{record.host_account_id}"
+    return f"address:{record.host_address}" if record.host_address else f"game:{record.id}"
 
 
 def _name_of(account: AccountRecord | None) -> str | None:
