@@ -30,6 +30,7 @@ from fastapi.testclient import TestClient
 
 from machiavel.server import create_app
 from machiavel.server.accounts import COOKIE
+from machiavel.server.quotas import TableLimits
 
 SITE = "http://testserver"
 PASSWORD = "a long enough password"
@@ -70,7 +71,7 @@ def report(label: str, times: list[float]) -> None:
 
 
 def run(url: str, games: int, runs: int) -> None:
-    with TestClient(create_app(url, bot_workers=1)) as client:
+    with TestClient(create_app(url, bot_workers=1, table_limits=TableLimits.off())) as client:
         ada = session_of(client, "/api/accounts", "Ada")
         bob = session_of(client, "/api/accounts", "Bob")
         started = time.perf_counter()

@@ -106,7 +106,7 @@ def self_cpu() -> float:
 # ---- the server -------------------------------------------------------------------
 def start_server(database: str, port: int, log: Path) -> subprocess.Popen[bytes]:
     with log.open("wb") as out:
-        return start_server_process(serve_command(database, port), out)
+        return start_server_process([*serve_command(database, port), "--no-limits"], out)
 
 
 def stop_server(process: subprocess.Popen[bytes]) -> None:
