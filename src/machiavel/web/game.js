@@ -455,7 +455,7 @@ export class GamePage {
     return h(
       "div",
       { class: "join-prompt" },
-      h("label", {}, t("your_name"), " ", h("input", { id: "join-name", value: myName(), maxlength: 40, autocomplete: "nickname" })),
+      h("label", {}, t("your_name"), " ", h("input", { id: "join-name", value: myName(), maxlength: 40, autocomplete: "nickname", oninput: (e) => rememberName(e.target.value) })),
       needsName ? h("button", { onclick: () => this.joinSeat(null) }, t("take_seat")) : null,
     );
   }
