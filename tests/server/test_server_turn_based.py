@@ -222,6 +222,16 @@ def test_the_creator_named_in_a_seat_holds_that_seat(client: TestClient) -> None
     assert seen["player"] == 1 and seen["seats"][1]["claimed"] and not seen["seats"][0]["claimed"]
 
 
+def test_the_creator_naming_a_seat_holds_it_beside_an_invitation(client: TestClient) -> None:
+    ada = signed_up(client, "ada")
+    signed_up(client, "bob")
+    seats = [{"kind": "human", "name": "Ada at home"}, {"kind": "human", "account": "bob"}]
+    game = ada.call("POST", "/api/games", {"game": "tyrus", "seats": seats}).json()
+    seen = state(ada, game["id"])
+    assert seen["player"] == 0 and seen["seats"][0]["name"] == "Ada at home"
+    assert mine(ada, game["id"])["player"] == 0 and seen["seats"][1]["reserved"]
+
+
 def test_the_host_reserves_a_free_seat_for_an_account(client: TestClient) -> None:
     ada = signed_up(client, "ada")
     bob = signed_up(client, "bob")

@@ -9,6 +9,8 @@ import { t, logEntries, logLine } from "./i18n.js";
 import { playerLabel, seatName, playerBadge, logText } from "./players.js";
 import { boardOf } from "./games/index.js";
 import { gameState, gameLeft } from "./notify.js";
+import { turnNote } from "./turns.js";
+import { accountInviteForm } from "./invitations.js";
 
 export class GamePage {
   constructor(root, gameId, { token = null, spectate = false } = {}) {
@@ -485,7 +487,8 @@ export class GamePage {
     } else if (state.to_move.length === 1) {
       content = [t("waiting_for"), " ", playerLabel(state.seats, state.to_move[0])];
     } else content = "";
-    return h("div", { id: "status", class: "status", "aria-live": "polite" }, content);
+    // The turn's time sits outside the live region: its clock redraws it every 30 s.
+    return [h("div", { id: "status", class: "status", "aria-live": "polite" }, content), turnNote(state)];
   }
 
   choiceBar(ctx, onBoard) {
@@ -536,12 +539,12 @@ export class GamePage {
     const state = this.state;
     if (state.is_over) return null;
     const needsName = state.player !== null && !state.seats[state.player].name;
-    const open = state.player === null && state.seats.some((s) => s.kind === "human" && !s.claimed);
+    const open = state.player === null && state.seats.some((s) => s.kind === "human" && !s.claimed && !s.reserved);
     if (!needsName && !open) return null;
     return h(
       "div",
       { class: "join-prompt" },
-      h("label", {}, t("your_name"), " ", h("input", { id: "join-name", value: myName(), maxlength: 40, autocomplete: "nickname" })),
+      h("label", {}, t("your_name"), " ", h("input", { id: "join-name", value: myName(), maxlength: 40, autocomplete: "nickname", oninput: (e) => rememberName(e.target.value) })),
       needsName ? h("button", { onclick: () => this.joinSeat(null) }, t("take_seat")) : null,
     );
   }
@@ -552,12 +555,13 @@ export class GamePage {
     const rows = state.seats.map((seat) => {
       const p = seat.player;
       const toMove = state.to_move.includes(p);
-      const canJoin = state.player === null && !state.is_over && seat.kind === "human" && !seat.claimed;
+      const canJoin = state.player === null && !state.is_over && seat.kind === "human" && !seat.claimed && !seat.reserved;
       return h(
         "li",
         { class: `seat${toMove ? " to-move" : ""}${state.winners.includes(p) ? " winner" : ""}`, "data-player": p },
         playerLabel(state.seats, p),
         seat.kind === "bot" ? h("span", { class: "muted" }, ` (${t("bot")})`) : null,
+        seat.reserved ? h("span", { class: "muted reserved" }, ` (${t("invited")})`) : null,
         p === state.player ? h("span", { class: "tag" }, t("you")) : null,
         toMove ? h("span", { class: "thinking" }, t("to_move")) : null,
         scores[p] !== undefined ? h("span", { class: "score" }, formatScore(scores[p])) : null,
@@ -610,7 +614,11 @@ export class GamePage {
             link ? h("input", { class: "invite-link", readonly: true, value: link, onclick: (e) => e.target.select() }) : null,
             link ? h("button", { class: "small", onclick: () => copy(link, this) }, t("copy")) : null,
             host && !seat.claimed
-              ? [" ", h("button", { class: "small reinvite", "data-player": seat.player, title: t("reinvite_note"), onclick: () => this.reinvite(seat.player) }, t("reinvite"))]
+              ? [
+                  " ",
+                  h("button", { class: "small reinvite", "data-player": seat.player, title: t("reinvite_note"), onclick: () => this.reinvite(seat.player) }, t("reinvite")),
+                  accountInviteForm(this.gameId, seat, (name) => this.reinvite(seat.player, name)),
+                ]
               : null,
           );
         }),
@@ -618,13 +626,16 @@ export class GamePage {
     );
   }
 
-  /** The host asks a new invite link for a seat never taken; the old link stops working. */
-  async reinvite(player) {
+  /** The host asks a new invite link for a seat never taken; the old link stops working.
+   * With ``account``, the seat is also kept for that account ("": for nobody any more). */
+  async reinvite(player, account = undefined) {
     const token = hostTokenOf(this.gameId, this.firstHuman());
-    const { status, data } = await api("POST", gamePath(this.gameId, `/seats/${player}/invite`), token ? { token } : {});
+    const body = token ? { token } : {};
+    if (account !== undefined) body.account = account;
+    const { status, data } = await api("POST", gamePath(this.gameId, `/seats/${player}/invite`), body);
     if (status !== 200) {
       this.flash("error", data.detail || t("error"));
-      return;
+      return false;
     }
     const invites = invitesOf(this.gameId).filter((i) => i.player !== data.player);
     invites.push({ player: data.player, token: data.token });
@@ -633,7 +644,10 @@ export class GamePage {
     this.freshInvite = data.player; // highlighted by this drawing only
     this.render();
     this.freshInvite = null;
-    this.flash("info", t("reinvite_done", { n: data.player + 1 }));
+    if (account === undefined) this.flash("info", t("reinvite_done", { n: data.player + 1 }));
+    else if (data.account) this.flash("info", t("invite_done", { name: data.account, n: data.player + 1 }));
+    else this.flash("info", t("invite_withdrawn", { n: data.player + 1 }));
+    return true;
   }
 
   allActions() {

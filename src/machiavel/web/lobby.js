@@ -5,6 +5,8 @@ import { ratingsLinks } from "./ratings.js";
 import { t } from "./i18n.js";
 import { me, signedIn, myGames, accountPanel } from "./account.js";
 import { playerBadge, seatName } from "./players.js";
+import { paceTag, turnLine } from "./turns.js";
+import { seatAccountField } from "./invitations.js";
 
 const LEVELS = ["easy", "medium", "hard", "expert"];
 
@@ -14,7 +16,8 @@ export class LobbyPage {
     this.catalog = null;
     this.games = [];
     this.accountGames = []; // GET /api/me/games when signed in: your turn first
-    this.form = { game: null, players: null, options: {}, seats: [], sit: true, listed: true };
+    // accounts: per seat, the name of an account invited to it ("" or absent: none)
+    this.form = { game: null, players: null, options: {}, seats: [], accounts: [], sit: true, listed: true, pace: "live" };
     this.timer = null;
     this.error = null;
   }
@@ -115,23 +118,31 @@ export class LobbyPage {
       counts.map((n) => h("option", { value: n, selected: n === this.form.players }, String(n))),
     );
     const options = spec.options.map((o) => this.optionField(o));
-    const seatRows = this.form.seats.map((value, i) =>
-      h(
+    const seatRows = this.form.seats.map((value, i) => {
+      const yours = i === 0 && this.form.sit;
+      // Another person's seat may be kept for an account, invited by its name.
+      const invite = yours ? null : seatAccountField(i, this.form.accounts[i], value !== "human", (name) => { this.form.accounts[i] = name; });
+      const kindChanged = (e) => {
+        this.form.seats[i] = e.target.value;
+        if (invite) invite.hidden = e.target.value !== "human";
+      };
+      return h(
         "li",
         {},
         playerBadge(i),
         " ",
         t("seat_n", { n: i + 1 }),
-        i === 0 && this.form.sit ? h("strong", {}, ` (${t("you")})`) : null,
+        yours ? h("strong", {}, ` (${t("you")})`) : null,
         " ",
         h(
           "select",
-          { class: "seat-kind", "data-seat": i, disabled: i === 0 && this.form.sit, onchange: (e) => { this.form.seats[i] = e.target.value; } },
+          { class: "seat-kind", "data-seat": i, disabled: yours, onchange: kindChanged },
           h("option", { value: "human", selected: value === "human" }, t("seat.human")),
           (this.catalog.levels || LEVELS).map((level) => h("option", { value: "bot:" + level, selected: value === "bot:" + level }, t("bot_level", { level: t("level." + level) }))),
         ),
-      ),
-    );
+        invite ? [" ", invite] : null,
+      );
+    });
     return h(
       "section",
       { class: "panel new-table", id: "new-table" },
@@ -140,6 +151,7 @@ export class LobbyPage {
       h("p", { class: "muted summary" }, spec.summary.split("\n")[0]),
       options.length ? h("fieldset", {}, h("legend", {}, t("options")), options) : null,
       h("fieldset", {}, h("legend", {}, t("seats")), h("ul", { class: "seat-list" }, seatRows)),
+      this.paceField(),
       h("label", {}, h("input", { type: "checkbox", id: "new-sit", checked: this.form.sit, onchange: (e) => { this.form.sit = e.target.checked; if (this.form.sit) this.form.seats[0] = "human"; this.rerenderForm(); } }), " ", t("i_sit")),
       " ",
       h("label", {}, h("input", { type: "checkbox", id: "new-listed", checked: this.form.listed, onchange: (e) => { this.form.listed = e.target.checked; } }), " ", t("listed")),
@@ -173,6 +185,27 @@ export class LobbyPage {
     return h("label", { class: "option" }, text, " ", input);
   }
 
+  /** Live or turn-based, each explained in a line (turn-based: e-mail says whose turn). */
+  paceField() {
+    const choice = (pace, label, note) =>
+      h(
+        "label",
+        { class: "option pace-choice" },
+        h("input", { type: "radio", name: "pace", id: `pace-${pace}`, value: pace, checked: this.form.pace === pace, onchange: () => { this.form.pace = pace; } }),
+        " ",
+        h("strong", {}, t(label)),
+        " ",
+        h("span", { class: "muted" }, t(note)),
+      );
+    return h(
+      "fieldset",
+      { class: "pace" },
+      h("legend", {}, t("pace")),
+      choice("live", "pace_live", "pace_live_note"),
+      choice("turn-based", "pace_turn_based", "pace_turn_based_note"),
+    );
+  }
+
   rerenderForm() {
     const old = this.root.querySelector("#new-table");
     if (old) old.replaceWith(this.createForm());
@@ -187,9 +220,11 @@ export class LobbyPage {
     }
     const seats = this.form.seats.map((value, i) => {
       if (value.startsWith("bot:")) return { kind: "bot", level: value.slice(4) };
-      return i === 0 && this.form.sit ? { kind: "human", name } : { kind: "human" };
+      if (i === 0 && this.form.sit) return { kind: "human", name };
+      const account = this.form.accounts[i];
+      return account ? { kind: "human", account } : { kind: "human" };
     });
-    const body = { game: this.form.game, players: this.form.players, options: this.form.options, seats, listed: this.form.listed };
+    const body = { game: this.form.game, players: this.form.players, options: this.form.options, seats, listed: this.form.listed, pace: this.form.pace };
     const { status, data } = await api("POST", "/api/games", body);
     if (status !== 201) {
       this.error = data.detail || t("error");
@@ -222,55 +257,90 @@ export class LobbyPage {
     for (const [id, [title, games]] of Object.entries(sections)) {
       const node = this.root.querySelector("#" + id);
       if (!node) continue;
-      const accountList = id === "my-games" && this.accountGames.length ? h("ul", { class: "game-list account-games" }, this.accountGames.map((g) => this.accountEntry(g))) : null;
-      const list = games.length ? h("ul", { class: "game-list" }, games.map((g) => this.entry(g, mine))) : accountList ? null : h("p", { class: "muted" }, t("none"));
-      clear(node).append(h("h2", {}, title), accountList, list);
+      const accountLists = id === "my-games" ? this.accountLists() : [];
+      const list = games.length ? h("ul", { class: "game-list" }, games.map((g) => this.entry(g, mine))) : accountLists.length ? null : h("p", { class: "muted" }, t("none"));
+      clear(node).append(h("h2", {}, title), ...accountLists, ...(list ? [list] : []));
     }
   }
 
-  /** A game of the signed-in account (GET /api/me/games): your turn first. */
+  /** The signed-in account's invitations (seats kept for it, not yet taken), then its
+   * other games (GET /api/me/games: your turn first). */
+  accountLists() {
+    const invitations = this.accountGames.filter((g) => g.invited);
+    const others = this.accountGames.filter((g) => !g.invited);
+    const lists = [];
+    if (invitations.length) {
+      lists.push(h("h3", {}, t("invitations")), h("ul", { class: "game-list invitations" }, invitations.map((g) => this.accountEntry(g))));
+    }
+    if (others.length) lists.push(h("ul", { class: "game-list account-games" }, others.map((g) => this.accountEntry(g))));
+    return lists;
+  }
+
+  /** A game of the signed-in account (GET /api/me/games), or an invitation to one. */
   accountEntry(game) {
     const link = `#/game/${encodeURIComponent(game.id)}`;
-    const since = game.waiting_since ? new Date(game.waiting_since).toLocaleString() : null;
+    const title = t(`game.${game.game}`, {}, game.title);
+    const classes = ["game-entry", game.your_turn ? "your-turn" : "", game.invited ? "invitation" : ""].filter(Boolean).join(" ");
+    let action;
+    if (game.status === "finished") action = h("a", { class: "button", href: `#/replay/${encodeURIComponent(game.id)}` }, t("replay"));
+    else action = h("a", { class: "button" + (game.invited ? " primary" : ""), href: link }, t(game.invited ? "open_invitation" : "resume"));
     return h(
       "li",
-      { class: "game-entry" + (game.your_turn ? " your-turn" : ""), "data-id": game.id, "data-status": game.status, "data-your-turn": game.your_turn ? "yes" : "no" },
-      h("strong", {}, t(`game.${game.game}`, {}, game.title)),
+      { class: classes, "data-id": game.id, "data-status": game.status, "data-your-turn": game.your_turn ? "yes" : "no", "data-invited": game.invited ? "yes" : "no", "data-pace": game.pace },
+      h("strong", {}, game.invited ? t("invitation_to", { game: title }) : title),
       " ",
       h("span", { class: "muted" }, game.id),
       " ",
       h("span", { class: "tag" }, t("status." + game.status)),
       game.your_turn ? [" ", h("span", { class: "tag your-turn-tag" }, t("your_turn_tag"))] : null,
-      since ? h("span", { class: "muted" }, " ", t("waiting_since", { time: since })) : null,
-      h("div", { class: "seats-line" }, game.seats.map((seat) => h("span", { class: "seat-chip" }, playerBadge(seat.player), " ", seatName(game.seats, seat.player)))),
-      h("div", { class: "entry-actions" }, game.status === "finished" ? h("a", { class: "button", href: `#/replay/${encodeURIComponent(game.id)}` }, t("replay")) : h("a", { class: "button", href: link }, t("resume"))),
+      [" ", paceTag(game.pace)],
+      h("div", { class: "turn-info" }, turnLine({ seats: game.seats, toMove: game.to_move, turnSince: game.turn_since, me: game.player })),
+      h("div", { class: "seats-line" }, game.seats.map((seat) => this.seatChip(game, seat))),
+      h("div", { class: "entry-actions" }, action),
+    );
+  }
+
+  /** A seat in a list: badge and name, "(invited)" when it is kept for an account. */
+  seatChip(game, seat) {
+    return h(
+      "span",
+      { class: "seat-chip" + (seat.reserved ? " reserved" : "") },
+      playerBadge(seat.player),
+      " ",
+      seatName(game.seats, seat.player),
+      seat.reserved ? h("span", { class: "muted" }, ` (${t("invited")})`) : null,
     );
   }
 
   entry(game, mine) {
     const link = `#/game/${encodeURIComponent(game.id)}`;
     const seats = game.seats.map((seat) =>
-      h(
-        "span",
-        { class: "seat-chip" + (game.open_seats.includes(seat.player) ? " open" : "") },
-        playerBadge(seat.player),
-        " ",
-        game.open_seats.includes(seat.player) ? t("free_seat") : seatName(game.seats, seat.player),
-        game.open_seats.includes(seat.player) ? h("button", { class: "small join", "data-seat": seat.player, onclick: () => this.join(game.id, seat.player) }, t("join")) : null,
-      ),
+      game.open_seats.includes(seat.player)
+        ? h(
+            "span",
+            { class: "seat-chip open" },
+            playerBadge(seat.player),
+            " ",
+            t("free_seat"),
+            h("button", { class: "small join", "data-seat": seat.player, onclick: () => this.join(game.id, seat.player) }, t("join")),
+          )
+        : this.seatChip(game, seat),
     );
+    const me = mine[game.id] ? mine[game.id].player : null;
     const actions = [];
     if (mine[game.id] && !game.is_over) actions.push(h("a", { class: "button", href: link }, t("resume")));
     if (game.is_over) actions.push(h("a", { class: "button", href: `#/replay/${encodeURIComponent(game.id)}` }, t("replay")));
     actions.push(h("a", { class: "button watch", href: `${link}?spectate=1` }, t("watch")));
     return h(
       "li",
-      { class: "game-entry", "data-id": game.id, "data-status": game.status },
+      { class: "game-entry", "data-id": game.id, "data-status": game.status, "data-pace": game.pace },
       h("strong", {}, t(`game.${game.game}`, {}, game.title)),
       " ",
       h("span", { class: "muted" }, game.id),
       " ",
       h("span", { class: "tag" }, t("status." + game.status)),
+      [" ", paceTag(game.pace)],
+      game.is_over ? null : h("div", { class: "turn-info" }, turnLine({ seats: game.seats, toMove: game.to_move, turnSince: game.turn_since, me })),
       h("div", { class: "seats-line" }, seats),
       h("div", { class: "entry-actions" }, actions),
     );

@@ -1,9 +1,11 @@
 // In-page notifications for the signed-in account, and this browser's choices about them:
-//   - the tab title counts the games waiting for you ("(2) machiavel"), from GET /api/me/games;
+//   - the tab title counts the games waiting for you ("(2) machiavel"), from GET /api/me/games:
+//     your turn, or an invitation (a seat kept for your account) not yet taken up;
 //   - an optional beep when it becomes your turn (Web Audio, off by default);
 //   - the browser's Notification API (asked only on a click on "Notify me"), when it becomes
-//     your turn in a game not on screen or while the tab is hidden, and when a game you play
-//     ends (unless it is on screen in a visible tab: its end screen says so).
+//     your turn in a game not on screen or while the tab is hidden, when a game you play
+//     ends (unless it is on screen in a visible tab: its end screen says so), and when an
+//     invitation comes (one not there at the first look).
 // The list is asked again when the game on screen changes (a push), when the tab comes back
 // into view or gets the focus, and every 30 s while the tab is visible; hidden, only if the
 // browser notifications are on, every 2 minutes. Signed out, the title stays "machiavel".
@@ -23,6 +25,7 @@ const BROWSER_KEY = "machiavel.notifications"; // "on" | absent
 const known = new Map();
 let onScreen = null; // the game page's id
 let signedIn = false;
+let looked = false; // the account's games were seen once: a game new after that is news
 let started = false;
 let timer = null;
 let pushTimer = null;
@@ -81,6 +84,7 @@ export function startNotifier() {
 
 function accountChanged(account) {
   signedIn = !!account;
+  looked = false;
   known.clear(); // another account's games are another story
   if (!signedIn) setTitle(0);
   else look();
@@ -108,9 +112,11 @@ export function gameLeft(gameId) {
 function seenMyGames(games) {
   let waiting = 0;
   for (const g of games) {
-    if (g.your_turn) waiting += 1;
+    if (g.your_turn || g.invited) waiting += 1;
+    if (looked && g.invited && !known.has(g.id)) invitation(g);
     update(g.id, { version: g.version, mine: !!g.your_turn, over: g.status === "finished", game: g.game });
   }
+  looked = true;
   setTitle(waiting);
 }
 
@@ -158,6 +164,11 @@ function update(gameId, next) {
   } else if (next.over && !before.over && !visibleHere) {
     notify(gameId, next.game, t("notify_game_over", { game: t(`game.${next.game}`, {}, next.game) }));
   }
+}
+
+function invitation(g) {
+  if (soundOn()) beep();
+  notify(g.id, g.game, t("invitation_to", { game: t(`game.${g.game}`, {}, g.game) }));
 }
 
 function notify(gameId, game, title) {
