@@ -29,6 +29,7 @@ from machiavel.server.accounts import (
     same_origin,
 )
 from machiavel.server.chat import ChatLimits
+from machiavel.server.headers import SecureFastAPI
 from machiavel.server.live import Connection, LiveGame
 from machiavel.server.schemas import (
     AccountOut,
@@ -116,7 +117,7 @@ def create_app(
             await service.stop()
             repository.close()
 
-    app = FastAPI(
+    app = SecureFastAPI(  # security headers on every answer: headers.py
         title="machiavel",
         summary="Play Tyrus, Djambi, Guildes and Tyros with friends and bots.",
         lifespan=lifespan,
