@@ -16,6 +16,8 @@ from machiavel.bots.base import Bot
 from machiavel.core.contract import State
 from machiavel.core.errors import IllegalAction, MachiavelError
 from machiavel.core.registry import game, games
+from machiavel.serving import SettingError, settings_from
+from machiavel.serving import add_arguments as add_connection_arguments
 
 QUIT_WORDS = {"quit", "exit", "q"}
 HELP_WORDS = {"help", "?", "actions"}
@@ -78,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="database URL (default: $MACHIAVEL_DATABASE_URL, else sqlite:///machiavel.db)",
     )
     serve.add_argument("--bot-workers", type=int, help="bot worker processes (default: cores)")
+    add_connection_arguments(serve)
 
     commands.add_parser("games", help="list the games")
     return parser
@@ -99,7 +102,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "serve":
             from machiavel.server.run import serve
 
-            return serve(args.host, args.port, args.database, args.bot_workers)
+            try:
+                connections = settings_from(args)
+            except SettingError as error:
+                print(f"machiavel: {error}", file=sys.stderr)
+                return 2
+            return serve(args.host, args.port, args.database, args.bot_workers, connections)
         for game_id in games():
             spec = game(game_id)
             print(f"{game_id:<8} {spec.title}, {spec.min_players}-{spec.max_players} players")

@@ -6,8 +6,10 @@ import gc
 import sys
 
 from machiavel.server.app import MAX_BODY, create_app
+from machiavel.server.connections import make_room_for, uvicorn_options
 from machiavel.server.migrations import SchemaTooNew
 from machiavel.server.storage import database_url, safe_url
+from machiavel.serving import ConnectionSettings
 
 
 def browser_address(host: str, port: int) -> str:
@@ -18,8 +20,16 @@ def browser_address(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
-def serve(host: str, port: int, database: str | None, bot_workers: int | None = None) -> int:
+def serve(
+    host: str,
+    port: int,
+    database: str | None,
+    bot_workers: int | None = None,
+    connections: ConnectionSettings | None = None,
+) -> int:
     import uvicorn
+
+    limits = fitted(connections or ConnectionSettings())
 
     url = database_url(database)
     try:
@@ -33,8 +43,32 @@ def serve(host: str, port: int, database: str | None, bot_workers: int | None = 
     schema = app.state.service.repo.schema
     if schema.changed:
         print(f"machiavel: {schema.describe()}", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=MAX_BODY)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=MAX_BODY,
+        **uvicorn_options(limits),
+    )
     return 0
+
+
+def fitted(settings: ConnectionSettings) -> ConnectionSettings:
+    """The settings with as many connections as this process may open files for (saying
+    so when that is fewer than asked)."""
+    room = make_room_for(settings.max_connections)
+    if room >= settings.max_connections:
+        return settings
+    print(
+        f"machiavel: the open-file limit allows {room} connections, not "
+        f"{settings.max_connections} (raise it with ulimit -n)",
+        file=sys.stderr,
+        flush=True,
+    )
+    return ConnectionSettings(
+        room, settings.header_timeout, settings.keep_alive_timeout, settings.forwarded_allow_ips
+    )
 
 
 # Collections of the youngest objects every 20,000 allocations rather than 700.
