@@ -17,7 +17,7 @@ from machiavel.bots import LEVELS
 from machiavel.core.registry import games
 from machiavel.server.chat import MAX_PAGE
 from machiavel.server.schemas import ErrorOut, StaleOut
-from machiavel.server.service import GAME_ID, LOBBY_STATUSES, MAX_LEADERBOARD
+from machiavel.server.service import GAME_ID, LOBBY_STATUSES, MAX_LEADERBOARD, MAX_POSITION
 
 Responses = dict[int | str, dict[str, Any]]
 
@@ -113,6 +113,14 @@ def lobby_limit() -> Any:
 
 def leaderboard_limit() -> Any:
     return bounded(50, 1, MAX_LEADERBOARD, "players at most")
+
+
+def leaderboard_offset() -> Any:
+    return bounded(0, 0, MAX_POSITION, "players skipped")
+
+
+def chat_before() -> Any:
+    return bounded(None, 1, MAX_POSITION, "older than this message (default: the latest)")
 
 
 def chat_limit() -> Any:

@@ -497,7 +497,7 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
     async def leaderboard(
         game: str = apidoc.game_name_path(),
         limit: int = apidoc.leaderboard_limit(),
-        offset: int = apidoc.bounded(0, 0, description="players skipped"),
+        offset: int = apidoc.leaderboard_offset(),
     ) -> Any:
         """A game's leaderboard, best first: accounts and bot levels ("hard bot"), each
         with its rating as shown (conservative: 1500 for a new player) and rated games
@@ -589,7 +589,7 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
         request: Request,
         game_id: str = apidoc.game_id_path(),
         token: str | None = None,
-        before: int | None = apidoc.bounded(None, 1, description="older than this message"),
+        before: int | None = apidoc.chat_before(),
         limit: int = apidoc.chat_limit(),
     ) -> Any:
         """A page of the chat this viewer may read, oldest first: the ``limit`` (1 to
