@@ -27,13 +27,15 @@ PAGE_POLICY = (
     "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
     "frame-ancestors 'none'"
 )
-# FastAPI's /docs and /redoc pages load Swagger UI and ReDoc from a CDN and start them
-# with an inline script: they alone get a policy that allows that (they show no token).
+# FastAPI's /docs and /redoc pages load Swagger UI and ReDoc from a CDN (ReDoc its fonts
+# from Google Fonts) and start them with an inline script: they alone get a policy that
+# allows that (they show no token).
 DOCS_CDN = "https://cdn.jsdelivr.net"
 DOCS_POLICY = (
     f"default-src 'self'; script-src 'self' 'unsafe-inline' {DOCS_CDN}; "
-    f"style-src 'self' 'unsafe-inline' {DOCS_CDN}; img-src 'self' data: https:; "
-    f"connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; "
+    f"style-src 'self' 'unsafe-inline' {DOCS_CDN} https://fonts.googleapis.com; "
+    "font-src 'self' https://fonts.gstatic.com; img-src 'self' data: https:; "
+    "connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; "
     "frame-ancestors 'none'"
 )
 DOCS_PATHS = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc"})
