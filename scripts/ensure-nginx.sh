@@ -2,7 +2,7 @@
 # Make sure Debian's nginx is there for the reverse-proxy test (tests/server/
 # test_server_proxy.py), which runs /usr/sbin/nginx as an ordinary child process with the
 # example configuration docs/deploy/nginx.conf on free loopback ports. Only the binary is
-# needed: the package's own service is stopped and left disabled.
+# needed: the package's own server is kept from starting (policy-rc.d) on port 80.
 set -euo pipefail
 
 NGINX=${MACHIAVEL_NGINX:-/usr/sbin/nginx}
