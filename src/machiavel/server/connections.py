@@ -47,21 +47,28 @@ def make_room_for(connections: int) -> int:
     return max(1, min(connections, soft - SPARE_FILES))
 
 
+# Before a connection's first byte: longer than browsers keep an unused preconnected
+# socket (Chromium: 10 s), so that the server never closes one as the browser starts to
+# use it (a POST sent on it then fails instead of being retried).
+FIRST_BYTE_TIMEOUT = 30.0
+
+
 class HeaderTimeoutProtocol(HttpToolsProtocol):
     """Uvicorn's HTTP/1.1 protocol, closing a connection whose request headers are not all
-    there ``header_timeout`` seconds after it opened or after its request began."""
+    there ``header_timeout`` seconds after the request's first byte, or that sent nothing
+    ``FIRST_BYTE_TIMEOUT`` seconds after it opened (whichever is longer)."""
 
     header_timeout = HEADER_TIMEOUT
     _header_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._start_header_timer()
+        self._start_header_timer(max(FIRST_BYTE_TIMEOUT, self.header_timeout))
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
-        if self._header_timer is None:  # a next request on a kept-alive connection
-            self._start_header_timer()
+        self._stop_header_timer()  # the request began: its headers have header_timeout
+        self._start_header_timer(self.header_timeout)
 
     def on_headers_complete(self) -> None:
         self._stop_header_timer()
@@ -71,8 +78,8 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         self._stop_header_timer()
         super().connection_lost(exc)
 
-    def _start_header_timer(self) -> None:
-        self._header_timer = self.loop.call_later(self.header_timeout, self._headers_too_slow)
+    def _start_header_timer(self, seconds: float) -> None:
+        self._header_timer = self.loop.call_later(seconds, self._headers_too_slow)
 
     def _stop_header_timer(self) -> None:
         if self._header_timer is not None:
