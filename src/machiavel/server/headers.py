@@ -45,7 +45,6 @@ COMMON_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     # Seat tokens travel in page addresses (?token=...): no Referer may carry them away.
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),  # frame-ancestors for browsers that predate it
-    (b"cross-origin-opener-policy", b"same-origin"),
 )
 
 
