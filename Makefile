@@ -29,6 +29,7 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	bash scripts/ensure-services.sh
 	bash scripts/ensure-chromium.sh
+	bash scripts/ensure-nginx.sh
 	$(BIN)/pytest -n 2
 
 bench: $(STAMP)

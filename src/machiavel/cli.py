@@ -16,6 +16,8 @@ from machiavel.bots.base import Bot
 from machiavel.core.contract import State
 from machiavel.core.errors import IllegalAction, MachiavelError
 from machiavel.core.registry import game, games
+from machiavel.serving import SettingError, settings_from
+from machiavel.serving import add_arguments as add_connection_arguments
 
 QUIT_WORDS = {"quit", "exit", "q"}
 HELP_WORDS = {"help", "?", "actions"}
@@ -94,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the address people open, for links in mails (default: $MACHIAVEL_PUBLIC_URL, "
         "else http://HOST:PORT)",
     )
+    add_connection_arguments(serve)
 
     commands.add_parser("games", help="list the games")
     return parser
@@ -115,11 +118,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "serve":
             from machiavel.server.run import serve
 
+            try:
+                connections = settings_from(args)
+            except SettingError as error:
+                print(f"machiavel: {error}", file=sys.stderr)
+                return 2
             return serve(
                 args.host,
                 args.port,
                 args.database,
                 args.bot_workers,
+                connections,
                 smtp_url=args.smtp_url,
                 public_url=args.public_url,
                 limits=not args.no_limits,

@@ -166,13 +166,21 @@ def console_error(entry: Watched, message: ConsoleMessage) -> None:
 
 @pytest.fixture
 def open_page(browser: Browser) -> Iterator[Callable[..., Watched]]:
-    """``open_page(viewport=DESKTOP)``: a page in a fresh context (own localStorage);
-    a script error on any of them fails the test."""
+    """``open_page(viewport=DESKTOP, locale, under_csp=False)``: a page in a fresh
+    context (own localStorage); a script error on any of them fails the test."""
     contexts: list[BrowserContext] = []
     watched: list[Watched] = []
 
-    def opener(viewport: ViewportSize | None = None, locale: str = "en-GB") -> Watched:
-        context = browser.new_context(viewport=viewport or DESKTOP, locale=locale)
+    def opener(
+        viewport: ViewportSize | None = None, locale: str = "en-GB", *, under_csp: bool = False
+    ) -> Watched:
+        # Playwright's wait_for_function evaluates its predicate with eval, which the
+        # page's Content-Security-Policy (no 'unsafe-eval') refuses: pages of tests that
+        # wait so bypass the policy; test_web_csp.py runs pages under it (under_csp=True)
+        # and waits for selectors only.
+        context = browser.new_context(
+            viewport=viewport or DESKTOP, locale=locale, bypass_csp=not under_csp
+        )
         context.set_default_timeout(PAGE_WAIT_MS)
         contexts.append(context)
         page = context.new_page()

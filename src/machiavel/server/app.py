@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 
 from machiavel.core.parsing import number_problem, read_number
-from machiavel.server import jsontext
+from machiavel.server import apidoc, jsontext
 from machiavel.server.accounts import (
     COOKIE,
     DEFAULT_COST,
@@ -34,6 +34,7 @@ from machiavel.server.accounts import (
     same_origin,
 )
 from machiavel.server.chat import ChatLimits
+from machiavel.server.headers import SecureFastAPI
 from machiavel.server.live import Connection, LiveGame
 from machiavel.server.mail import Mailer, MailSettings, read_unsubscribe_token
 from machiavel.server.notices import Notifier
@@ -48,7 +49,6 @@ from machiavel.server.schemas import (
     ClaimIn,
     CreatedOut,
     CreateGameIn,
-    ErrorOut,
     InviteIn,
     InviteOut,
     JoinedOut,
@@ -65,7 +65,6 @@ from machiavel.server.schemas import (
     SessionOut,
     SignInIn,
     SignUpIn,
-    StaleOut,
     StateOut,
     YourSeatIn,
 )
@@ -77,9 +76,6 @@ logger = logging.getLogger("machiavel.server")
 MAX_BODY = 64 * 1024
 DEFAULT_PUBLIC_URL = "http://127.0.0.1:8000"
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (400, 401, 403, 404, 409, 410, 413, 422, 429, 503)
-}
 WS_POLICY = 1008  # close code: a query value the server refuses (the reason says which)
 CROSS_SITE = "cross-site request refused: the Origin (or Referer) is not this site"
 
@@ -145,7 +141,7 @@ def create_app(
             await mailer.close()
             repository.close()
 
-    app = FastAPI(
+    app = SecureFastAPI(  # security headers on every answer: headers.py
         title="machiavel",
         summary="Play Tyrus, Djambi, Guildes and Tyros with friends and bots.",
         lifespan=lifespan,
@@ -481,7 +477,7 @@ def _add_account_routes(app: FastAPI, service: GameService, accounts: Accounts) 
         if request.headers.get("origin") is not None and not _from_this_site(request):
             raise ApiError(403, CROSS_SITE)
 
-    @app.post("/api/accounts", status_code=201, response_model=AccountOut, responses=ERRORS)
+    @app.post("/api/accounts", status_code=201, response_model=AccountOut, responses=apidoc.SIGN_UP)
     async def sign_up(body: SignUpIn, request: Request) -> Any:
         """Make an account and sign in (the session cookie). 400: a name, password or
         e-mail address that breaks the rules (the answer says which); 409: the name is
@@ -491,7 +487,7 @@ def _add_account_routes(app: FastAPI, service: GameService, accounts: Accounts) 
         await accounts.sign_out(_session_token(request))
         return _with_session({"name": account.name, "email": account.email}, 201, token, request)
 
-    @app.post("/api/session", response_model=AccountOut, responses=ERRORS)
+    @app.post("/api/session", response_model=AccountOut, responses=apidoc.SIGN_IN)
     async def sign_in(body: SignInIn, request: Request) -> Any:
         """Sign in (the session cookie). 401: a wrong name or password (not saying which);
         429: too many failed sign-ins for this name or from this address."""
@@ -500,7 +496,7 @@ def _add_account_routes(app: FastAPI, service: GameService, accounts: Accounts) 
         await accounts.sign_out(_session_token(request))
         return _with_session({"name": account.name, "email": account.email}, 200, token, request)
 
-    @app.delete("/api/session", status_code=204, responses=ERRORS)
+    @app.delete("/api/session", status_code=204, responses=apidoc.SIGN_OUT)
     async def sign_out(request: Request) -> Response:
         """Sign out: the session ends on the server and the cookie is removed."""
         _check_write(request)
@@ -511,19 +507,19 @@ def _add_account_routes(app: FastAPI, service: GameService, accounts: Accounts) 
         )
         return answer
 
-    @app.get("/api/session", response_model=SessionOut, responses=ERRORS)
+    @app.get("/api/session", response_model=SessionOut, responses=apidoc.SESSION)
     async def session(request: Request) -> Any:
         """Who this browser is signed in as, ``{"account": null}`` if nobody (always 200:
         what a page asks first, where a 401 would be noise)."""
         account = await _account(request, accounts)
         return JSONResponse({"account": me(account) if account is not None else None})
 
-    @app.get("/api/me", response_model=MeOut, responses=ERRORS)
+    @app.get("/api/me", response_model=MeOut, responses=apidoc.ME)
     async def who_am_i(request: Request) -> Any:
         """The signed-in account (401 when not signed in)."""
         return JSONResponse(me(await _signed_in(request, accounts)))
 
-    @app.patch("/api/me", response_model=MeOut, responses=ERRORS)
+    @app.patch("/api/me", response_model=MeOut, responses=apidoc.CHANGE_ME)
     async def change_me(body: MeIn, request: Request) -> Any:
         """Change the e-mail address, ``notify``, or the password (with ``old_password``;
         403 if it is wrong; the account's other sessions then end)."""
@@ -533,7 +529,7 @@ def _add_account_routes(app: FastAPI, service: GameService, accounts: Accounts) 
         fresh = await accounts.update(account, token, changes, _client_address(request))
         return JSONResponse(me(fresh))
 
-    @app.get("/api/me/games", response_model=MyGamesOut, responses=ERRORS)
+    @app.get("/api/me/games", response_model=MyGamesOut, responses=apidoc.ME)
     async def my_games(request: Request) -> Any:
         """The signed-in account's games: your turn first (longest waiting first), then
         the others going on, then the 20 most recently finished."""
@@ -542,16 +538,23 @@ def _add_account_routes(app: FastAPI, service: GameService, accounts: Accounts) 
             raise ApiError(401, "you are not signed in")
         return JSONResponse(await service.games_of(account))
 
-    @app.post("/api/games/{game_id}/claim", response_model=StateOut, responses=ERRORS)
-    async def claim(game_id: str, body: ClaimIn, request: Request) -> Any:
+    @app.post("/api/games/{game_id}/claim", response_model=StateOut, responses=apidoc.CLAIM)
+    async def claim(body: ClaimIn, request: Request, game_id: str = apidoc.game_id_path()) -> Any:
         """Keep the seat of a token in the signed-in account (the token keeps working)."""
         account = await _signed_in(request, accounts)
         return JSONResponse(await service.claim(game_id, body.token, account))
 
     @app.post(
-        "/api/games/{game_id}/seats/{player}/invite", response_model=InviteOut, responses=ERRORS
+        "/api/games/{game_id}/seats/{player}/invite",
+        response_model=InviteOut,
+        responses=apidoc.REINVITE,
     )
-    async def reinvite(game_id: str, player: int, body: InviteIn, request: Request) -> Any:
+    async def reinvite(
+        body: InviteIn,
+        request: Request,
+        game_id: str = apidoc.game_id_path(),
+        player: int = apidoc.seat_path(),
+    ) -> Any:
         """A new invite token for a seat never taken (the old invite link stops working);
         for the host: the holder of the creator's token (the one the first human seat was
         given at creation, even once that seat's token changed) or the creator's account.
@@ -582,13 +585,13 @@ def _add_mail_routes(app: FastAPI, notifier: Notifier) -> None:
             )
         )
 
-    @app.get("/api/mail/unsubscribe", response_class=HTMLResponse, responses=ERRORS)
+    @app.get("/api/mail/unsubscribe", responses=apidoc.UNSUBSCRIBE_LINK)
     async def unsubscribe_by_link(token: str = Query("", max_length=200)) -> Response:
         """The link at the foot of every mail: one click turns the account's e-mail
         notifications off (``notify`` false) and says so."""
         return await unsubscribe(token)
 
-    @app.post("/api/mail/unsubscribe", response_class=HTMLResponse, responses=ERRORS)
+    @app.post("/api/mail/unsubscribe", responses=apidoc.UNSUBSCRIBE_ONE_CLICK)
     async def unsubscribe_one_click(token: str = Query("", max_length=200)) -> Response:
         """RFC 8058 one-click unsubscribe (``List-Unsubscribe-Post``), as mail programs
         send it: the same as the link."""
@@ -607,7 +610,7 @@ def unsubscribe_page(sentence: str) -> str:
 
 
 def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
-    @app.post("/api/games", status_code=201, response_model=CreatedOut, responses=ERRORS)
+    @app.post("/api/games", status_code=201, response_model=CreatedOut, responses=apidoc.CREATE)
     async def create_game(body: CreateGameIn, request: Request) -> Any:
         """Open a table: the game, its players, options and seats (people or bots; a
         person's seat may be reserved for an account, which is invited), its pace (live or
@@ -636,26 +639,30 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
         )
         return JSONResponse(created, status_code=201)
 
-    @app.get("/api/ratings/{game}", response_model=LeaderboardOut, responses=ERRORS)
-    async def leaderboard(game: str, limit: int = 50, offset: int = 0) -> Any:
+    @app.get("/api/ratings/{game}", response_model=LeaderboardOut, responses=apidoc.LEADERBOARD)
+    async def leaderboard(
+        game: str = apidoc.game_name_path(),
+        limit: int = apidoc.leaderboard_limit(),
+        offset: int = apidoc.leaderboard_offset(),
+    ) -> Any:
         """A game's leaderboard, best first: accounts and bot levels ("hard bot"), each
         with its rating as shown (conservative: 1500 for a new player) and rated games
         played. ``limit`` 1 to 200."""
         return JSONResponse(await service.leaderboard(game, limit, offset))
 
-    @app.get("/api/players/{name:path}", response_model=PlayerOut, responses=ERRORS)
+    @app.get("/api/players/{name:path}", response_model=PlayerOut, responses=apidoc.PLAYER)
     async def player(name: str) -> Any:
         """A player's profile (an account's name, ignoring case, or a bot level's: "hard
         bot"): its rating in each game and its 20 most recent rated games."""
         return JSONResponse(await service.player(name))
 
-    @app.get("/api/games", response_model=LobbyOut, responses=ERRORS)
-    async def lobby(status: str = "active", limit: int = 100) -> Any:
+    @app.get("/api/games", response_model=LobbyOut, responses=apidoc.LOBBY)
+    async def lobby(status: str = apidoc.lobby_status(), limit: int = apidoc.lobby_limit()) -> Any:
         """Games for the lobby: active (open and running, the default), open, running,
         finished or all; most recently changed first."""
         return JSONResponse(await service.lobby(status, limit))
 
-    @app.get("/api/catalog")
+    @app.get("/api/catalog", responses=apidoc.CATALOG)
     async def catalog() -> Any:
         """The games that can be created, their player counts and options; bot levels."""
         return JSONResponse(service.catalog())
@@ -663,10 +670,13 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
     @app.get(
         "/api/games/{game_id}",
         response_model=StateOut | ReadOnlyOut,
-        responses=ERRORS,
+        responses=apidoc.STATE,
     )
     async def get_game(
-        request: Request, game_id: str, token: str | None = None, log_from: int = 0
+        request: Request,
+        game_id: str = apidoc.game_id_path(),
+        token: str | None = None,
+        log_from: int = apidoc.bounded(0, 0, description="the first log line wanted"),
     ) -> Any:
         """The game as a seat sees it (with its token, or signed in to the account holding
         a seat) or as a spectator; the log from line ``log_from`` on (a client holding the
@@ -678,9 +688,9 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
     @app.post(
         "/api/games/{game_id}/actions",
         response_model=StateOut,
-        responses={**ERRORS, 409: {"model": StaleOut}},
+        responses=apidoc.ACT,
     )
-    async def act(game_id: str, body: ActionIn, request: Request) -> Any:
+    async def act(body: ActionIn, request: Request, game_id: str = apidoc.game_id_path()) -> Any:
         """Play an action at the version it was chosen at, with the seat's token or, with
         no token, as the signed-in account's seat."""
         account = None if body.token else await _account_id(request, accounts)
@@ -688,8 +698,8 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
             await service.act(game_id, body.token, body.action, body.version, account)
         )
 
-    @app.post("/api/games/{game_id}/join", response_model=JoinedOut, responses=ERRORS)
-    async def join(game_id: str, body: JoinIn, request: Request) -> Any:
+    @app.post("/api/games/{game_id}/join", response_model=JoinedOut, responses=apidoc.JOIN)
+    async def join(body: JoinIn, request: Request, game_id: str = apidoc.game_id_path()) -> Any:
         """Take a free seat (or the seat of an invite token) under a name; returns the
         seat's new token, which replaces any earlier one. Signed in, the seat belongs to
         your account (the name defaults to the account's); a seat that belongs to an
@@ -697,13 +707,20 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
         account = await _account(request, accounts)
         return JSONResponse(await service.join(game_id, body.name, body.seat, body.token, account))
 
-    @app.get("/api/games/{game_id}/replay", responses=ERRORS)
-    async def replay(game_id: str, step: int | None = Query(None)) -> Any:
+    @app.get("/api/games/{game_id}/replay", responses=apidoc.REPLAY)
+    async def replay(
+        game_id: str = apidoc.game_id_path(),
+        step: int | None = apidoc.bounded(None, 0, description="the step (default: the end)"),
+    ) -> Any:
         """A finished game at a step, every seat's view revealed."""
         return JSONResponse(await service.replay(game_id, step))
 
-    @app.post("/api/games/{game_id}/chat", response_model=ChatMessageOut, responses=ERRORS)
-    async def write_chat(game_id: str, body: ChatIn, request: Request) -> Any:
+    @app.post(
+        "/api/games/{game_id}/chat", response_model=ChatMessageOut, responses=apidoc.WRITE_CHAT
+    )
+    async def write_chat(
+        body: ChatIn, request: Request, game_id: str = apidoc.game_id_path()
+    ) -> Any:
         """Write in the game's chat: a seat (its token, or signed in) in the players'
         channel, a spectator in the spectators' channel. 1 to 500 characters; 429 beyond
         5 messages in 10 s or 30 in 10 minutes; 410 for a read-only game."""
@@ -713,28 +730,30 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
             await service.chat(game_id, body.token, body.text, body.channel, account, writer)
         )
 
-    @app.get("/api/games/{game_id}/chat", response_model=ChatPageOut, responses=ERRORS)
+    @app.get("/api/games/{game_id}/chat", response_model=ChatPageOut, responses=apidoc.READ_CHAT)
     async def read_chat(
         request: Request,
-        game_id: str,
+        game_id: str = apidoc.game_id_path(),
         token: str | None = None,
-        before: int | None = None,
-        limit: int = 50,
+        before: int | None = apidoc.chat_before(),
+        limit: int = apidoc.chat_limit(),
     ) -> Any:
         """A page of the chat this viewer may read, oldest first: the ``limit`` (1 to
         100) latest messages numbered below ``before`` (the latest if left out)."""
         account = None if token else await _account_id(request, accounts)
         return JSONResponse(await service.chat_history(game_id, token, before, limit, account))
 
-    @app.post("/api/games/{game_id}/rematch", response_model=RematchOut, responses=ERRORS)
-    async def rematch(game_id: str, body: RematchIn, request: Request) -> Any:
+    @app.post("/api/games/{game_id}/rematch", response_model=RematchOut, responses=apidoc.REMATCH)
+    async def rematch(
+        body: RematchIn, request: Request, game_id: str = apidoc.game_id_path()
+    ) -> Any:
         """Play again: a new table with the same players, options and bot levels, seats
         rotated by one, made once (asked again: the same table, the caller's seat in it).
         Only a seated player of a finished game (403, 409 otherwise)."""
         account = None if body.token else await _account(request, accounts)
         return JSONResponse(await service.rematch(game_id, body.token, account))
 
-    @app.post("/api/games/{game_id}/leave", response_model=StateOut, responses=ERRORS)
+    @app.post("/api/games/{game_id}/leave", response_model=StateOut, responses=apidoc.LEAVE)
     async def leave(game_id: str, body: YourSeatIn, request: Request) -> Any:
         """Leave the table: a stand-in bot (the table's level) plays your seat so the others
         can finish; you may take it back (``/return``). In a game of two, leaving is
@@ -742,7 +761,7 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
         account = None if body.token else await _account_id(request, accounts)
         return JSONResponse(await service.leave(game_id, body.token, account))
 
-    @app.post("/api/games/{game_id}/return", response_model=StateOut, responses=ERRORS)
+    @app.post("/api/games/{game_id}/return", response_model=StateOut, responses=apidoc.TAKE_BACK)
     async def take_back(game_id: str, body: YourSeatIn, request: Request) -> Any:
         """Take your seat back from its stand-in bot (after running out of time or
         leaving): you play it again."""

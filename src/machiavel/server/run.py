@@ -9,11 +9,13 @@ import sys
 from sqlalchemy.exc import SQLAlchemyError
 
 from machiavel.server.app import MAX_BODY, create_app
+from machiavel.server.connections import make_room_for, uvicorn_options
 from machiavel.server.mail import MailSettings, check_link, describe
 from machiavel.server.migrations import SchemaTooNew
 from machiavel.server.outage import describe as describe_fault
 from machiavel.server.quotas import TableLimits
 from machiavel.server.storage import database_url, safe_url
+from machiavel.serving import ConnectionSettings
 
 
 def cannot_open(url: str, error: BaseException) -> str:
@@ -35,12 +37,15 @@ def serve(
     port: int,
     database: str | None,
     bot_workers: int | None = None,
+    connections: ConnectionSettings | None = None,
     *,
     smtp_url: str | None = None,
     public_url: str | None = None,
     limits: bool = True,
 ) -> int:
     import uvicorn
+
+    connection_settings = fitted(connections or ConnectionSettings())
 
     url = database_url(database)
     try:
@@ -70,7 +75,14 @@ def serve(
     schema = app.state.service.repo.schema
     if schema.changed:
         print(f"machiavel: {schema.describe()}", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=MAX_BODY)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=MAX_BODY,
+        **uvicorn_options(connection_settings),
+    )
     return 0
 
 
@@ -85,6 +97,23 @@ def public_address(given: str | None, host: str, port: int) -> str:
     if not chosen:
         return browser_address(host, port).rstrip("/")
     return check_link(chosen, "public URL").rstrip("/")
+
+
+def fitted(settings: ConnectionSettings) -> ConnectionSettings:
+    """The settings with as many connections as this process may open files for (saying
+    so when that is fewer than asked)."""
+    room = make_room_for(settings.max_connections)
+    if room >= settings.max_connections:
+        return settings
+    print(
+        f"machiavel: the open-file limit allows {room} connections, not "
+        f"{settings.max_connections} (raise it with ulimit -n)",
+        file=sys.stderr,
+        flush=True,
+    )
+    return ConnectionSettings(
+        room, settings.header_timeout, settings.keep_alive_timeout, settings.forwarded_allow_ips
+    )
 
 
 # Collections of the youngest objects every 20,000 allocations rather than 700.

@@ -1,10 +1,26 @@
-"""Request bodies (validated) and response shapes (for the OpenAPI page at /docs)."""
+"""Request bodies (validated) and response shapes (for the OpenAPI page at /docs).
+
+Bounds the service checks itself (answering 400 with a sentence) are given to the schema
+only, as ``json_schema_extra``, from the constants it checks with.
+"""
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictBool, StrictInt, StrictStr
+
+from machiavel.bots import LEVELS
+from machiavel.core.registry import games
+from machiavel.server.accounts import MAX_NAME as MAX_ACCOUNT_NAME
+from machiavel.server.accounts import MAX_PASSWORD, MIN_NAME, MIN_PASSWORD
+from machiavel.server.chat import MAX_TEXT
+from machiavel.server.service import MAX_NAME
+from machiavel.server.storage import MAX_SEED
+
+JsonDict = dict[str, JsonValue]
+SEAT_NAME: JsonDict = {"minLength": 1, "maxLength": MAX_NAME}
+PASSWORD: JsonDict = {"minLength": MIN_PASSWORD, "maxLength": MAX_PASSWORD}
 
 Pace = Literal["live", "turn-based"]
 Level = Literal["easy", "medium", "hard", "expert"]
@@ -16,8 +32,16 @@ class Strict(BaseModel):
 
 class SeatIn(Strict):
     kind: Literal["human", "bot"] = Field(description="a person's seat or a bot's")
-    level: StrictStr | None = Field(None, description="a bot's level: easy, medium, hard, expert")
-    name: StrictStr | None = Field(None, description="display name; a named human seat is taken")
+    level: StrictStr | None = Field(
+        None,
+        description="a bot's level: easy, medium, hard, expert",
+        json_schema_extra={"enum": [*LEVELS, None]},
+    )
+    name: StrictStr | None = Field(
+        None,
+        description="display name, 1 to 40 characters; a named human seat is taken",
+        json_schema_extra=SEAT_NAME,
+    )
     account: StrictStr | None = Field(
         None,
         max_length=64,
@@ -26,10 +50,19 @@ class SeatIn(Strict):
 
 
 class CreateGameIn(Strict):
-    game: StrictStr = Field(description="game id: tyrus, djambi, guildes, tyros")
-    players: StrictInt | None = Field(None, description="number of players (default: seats)")
+    game: StrictStr = Field(
+        description="game id: tyrus, djambi, guildes, tyros",
+        json_schema_extra={"enum": list(games())},
+    )
+    players: StrictInt | None = Field(
+        None, description="number of players (default: seats)", json_schema_extra={"minimum": 1}
+    )
     options: dict[str, Any] | None = Field(None, description="game options; defaults otherwise")
-    seed: StrictInt | None = Field(None, description="seed of the game (default: random)")
+    seed: StrictInt | None = Field(
+        None,
+        description="seed of the game (default: random)",
+        json_schema_extra={"minimum": 0, "maximum": MAX_SEED},
+    )
     seats: list[SeatIn] | None = Field(
         None, max_length=16, description="one per player (default: all human)"
     )
@@ -66,7 +99,10 @@ class ActionIn(Strict):
 
 
 class ChatIn(Strict):
-    text: StrictStr = Field(description="1 to 500 characters (after trimming)")
+    text: StrictStr = Field(
+        description="1 to 500 characters (after trimming)",
+        json_schema_extra={"minLength": 1, "maxLength": MAX_TEXT},
+    )
     token: StrictStr | None = Field(
         None, description="the seat's token (none: signed in, else a spectator)"
     )
@@ -114,15 +150,26 @@ class RematchOut(BaseModel):
 
 class JoinIn(Strict):
     name: StrictStr | None = Field(
-        None, description="display name, 1 to 40 characters (signed in: the account's name)"
+        None,
+        description="display name, 1 to 40 characters (signed in: the account's name)",
+        json_schema_extra=SEAT_NAME,
     )
-    seat: StrictInt | None = Field(None, description="the seat to take (default: the first free)")
+    seat: StrictInt | None = Field(
+        None,
+        description="the seat to take (default: the first free)",
+        json_schema_extra={"minimum": 0},
+    )
     token: StrictStr | None = Field(None, description="an invite token: take that seat")
 
 
 class SignUpIn(Strict):
-    name: StrictStr = Field(description="2 to 24 letters, digits, _ - . (unique ignoring case)")
-    password: StrictStr = Field(description="8 to 200 characters, not your name")
+    name: StrictStr = Field(
+        description="2 to 24 letters, digits, _ - . (unique ignoring case)",
+        json_schema_extra={"minLength": MIN_NAME, "maxLength": MAX_ACCOUNT_NAME},
+    )
+    password: StrictStr = Field(
+        description="8 to 200 characters, not your name", json_schema_extra=PASSWORD
+    )
     email: StrictStr | None = Field(None, description="optional, for notifications")
 
 
@@ -134,7 +181,9 @@ class SignInIn(Strict):
 class MeIn(Strict):
     email: StrictStr | None = Field(None, description='a new address; null or "": none')
     notify: StrictBool | None = Field(None, description="send notifications by e-mail")
-    password: StrictStr | None = Field(None, description="a new password (with old_password)")
+    password: StrictStr | None = Field(
+        None, description="a new password (with old_password)", json_schema_extra=PASSWORD
+    )
     old_password: StrictStr | None = Field(None, description="the current password")
 
 

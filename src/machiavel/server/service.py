@@ -86,6 +86,7 @@ LOBBY_STATUSES = ("active", "open", "running", "finished", "all")
 PACES = ("live", "turn-based")
 DEFAULT_STAND_IN = "medium"  # the level of the bots standing in for absent people
 MAX_LEADERBOARD = 200  # entries a leaderboard page holds at most
+MAX_POSITION = 2**31 - 1  # offsets and message numbers: what every database's INTEGER holds
 RECENT_RATED = 20  # rated games a profile lists
 WS_SEAT_TAKEN = 4403  # close code: this connection's token no longer opens its seat
 WS_RELOAD = 1012  # close code: the game was reloaded, reconnect to catch up
@@ -1338,8 +1339,8 @@ class GameService:
         below ``before`` (the latest if None), oldest first; ``more``: older ones exist."""
         if not 1 <= limit <= MAX_PAGE:
             raise ApiError(400, f"limit must be from 1 to {MAX_PAGE}")
-        if before is not None and before < 1:
-            raise ApiError(400, "before must be a message number (1 or more)")
+        if before is not None and not 1 <= before <= MAX_POSITION:
+            raise ApiError(400, f"before must be a message number from 1 to {MAX_POSITION}")
         try:
             live = await self.live(game_id)
             viewer = self.viewer_of(live, token, account)
@@ -1640,8 +1641,8 @@ class GameService:
             raise ApiError(404, f"there is no game {game_id!r} to rate: {error}") from error
         if not 1 <= limit <= MAX_LEADERBOARD:
             raise ApiError(400, f"limit must be from 1 to {MAX_LEADERBOARD}")
-        if offset < 0:
-            raise ApiError(400, "offset must be 0 or more")
+        if not 0 <= offset <= MAX_POSITION:
+            raise ApiError(400, f"offset must be from 0 to {MAX_POSITION}")
         rows = await asyncio.to_thread(self.repo.leaderboard, spec.id, limit, offset)
         ids = [int(key.split(":", 1)[1]) for key, _ in rows if key.startswith("account:")]
         names = await asyncio.to_thread(self.repo.account_names, ids)
