@@ -268,6 +268,7 @@ def build_payload(live: LiveGame, viewer: Viewer) -> JsonDict:
         "rated": live.record.rated,
         "rematch": live.record.rematch,
         "pace": live.record.pace,
+        "seed_chosen": live.record.seed_chosen,
         "turn_since": None if state.is_over else iso_utc(live.turn_since),
     }
 

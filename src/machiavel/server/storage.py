@@ -55,7 +55,11 @@ from machiavel.server.migrations import upgrade
 
 DEFAULT_DATABASE_URL = "sqlite:///machiavel.db"
 DATABASE_ENV = "MACHIAVEL_DATABASE_URL"
-MAX_SEED = 2**63 - 1  # a signed 64-bit column holds it on every database
+# A seed is any 64-bit value (what ``Rng`` keeps). The column is a signed BIGINT, the
+# one 64-bit integer every database has: seeds from 2**63 on are stored as their two's
+# complement (negative), here only, so the rest of the code sees 0..2**64-1.
+MAX_SEED = 2**64 - 1
+_SIGN_BIT = 2**63
 
 
 class Base(DeclarativeBase):
@@ -125,6 +129,9 @@ class GameRow(Base):
     # "live" (played in one sitting) or "turn-based" (players come back over hours or
     # days: e-mail tells them it is their turn). Revision 0007; "live" for the games before.
     pace: Mapped[str] = mapped_column(String(16), server_default=text("'live'"))
+    # Whether its creator chose the seed (revision 0008; false for the games before): then
+    # they know every hidden card, so only a practice table of one person may be, unrated.
+    seed_chosen: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
 
 
 class SeatRow(Base):
@@ -257,7 +264,7 @@ class GameRecord:
     id: str
     game: str
     players: int
-    seed: int
+    seed: int  # 0..MAX_SEED
     options: dict[str, Any]
     seats: tuple[SeatRecord, ...]
     listed: bool = True
@@ -273,6 +280,7 @@ class GameRecord:
     rematch_of: str | None = None  # the game this one is the rematch of
     rematch: str | None = None  # the rematch made of this one
     pace: str = "live"  # or "turn-based"
+    seed_chosen: bool = False  # its creator chose the seed (and knows the hidden cards)
 
     def with_seat(self, seat: SeatRecord) -> GameRecord:
         seats = tuple(seat if s.player == seat.player else s for s in self.seats)
@@ -869,7 +877,7 @@ def _insert_games(conn: Connection, records: Sequence[GameRecord]) -> None:
                 "id": r.id,
                 "game": r.game,
                 "players": r.players,
-                "seed": r.seed,
+                "seed": _stored_seed(r.seed),
                 "options": r.options,
                 "rules_version": r.rules_version,
                 "listed": r.listed,
@@ -884,6 +892,7 @@ def _insert_games(conn: Connection, records: Sequence[GameRecord]) -> None:
                 "rematch_of": r.rematch_of,
                 "rematch": r.rematch,
                 "pace": r.pace,
+                "seed_chosen": r.seed_chosen,
             }
             for r in records
         ],
@@ -1071,7 +1080,7 @@ def _record(row: Any, seats: Sequence[Any]) -> GameRecord:
         id=row.id,
         game=row.game,
         players=row.players,
-        seed=row.seed,
+        seed=_read_seed(row.seed),
         options=dict(row.options or {}),
         seats=tuple(
             SeatRecord(
@@ -1092,6 +1101,7 @@ def _record(row: Any, seats: Sequence[Any]) -> GameRecord:
         rematch_of=row.rematch_of,
         rematch=row.rematch,
         pace=row.pace,
+        seed_chosen=bool(row.seed_chosen),
     )
 
 
@@ -1105,6 +1115,18 @@ def _account(row: Any) -> AccountRecord:
         bool(row.notify),
         bool(row.is_bot),
     )
+
+
+def _stored_seed(seed: int) -> int:
+    """A seed (0..MAX_SEED) as the signed BIGINT column holds it."""
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"a seed is from 0 to {MAX_SEED}, not {seed}")
+    return seed - 2 * _SIGN_BIT if seed >= _SIGN_BIT else seed
+
+
+def _read_seed(stored: int) -> int:
+    """A stored seed back as 0..MAX_SEED (a negative one is its two's complement)."""
+    return stored & MAX_SEED
 
 
 def _to_move_text(to_move: Sequence[int] | None) -> str | None:
