@@ -330,7 +330,9 @@ def test_my_games_your_turn_first_longest_waiting_first(client: TestClient) -> N
         assert bob.call("POST", f"/api/games/{game_id}/join", {}).status_code == 200
         until_turn_of(1, {0: ada, 1: bob}, game_id)
         ids.append(game_id)
-    lonely = tyrus(ada)["id"]  # seat 1 free: open, nobody's turn for Ada
+    lonely = tyrus(ada)["id"]  # seat 1 free: open, and not Ada's turn once she played
+    if 0 in ada.call("GET", f"/api/games/{lonely}").json()["to_move"]:
+        play_first(ada, lonely)
     versions = {}
     for game_id in (ids[2], ids[0], ids[3]):  # Bob moves: Ada's turn, in this order
         versions[game_id] = play_first(bob, game_id)["version"]
