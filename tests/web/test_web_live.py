@@ -43,7 +43,6 @@ def test_a_stale_page_gets_409_and_shows_the_current_state(
     created = server.create(
         {
             "game": "tyrus",
-            "seed": 3,
             "seats": [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}],
         }
     )
@@ -72,7 +71,7 @@ def test_a_stale_page_gets_409_and_shows_the_current_state(
 def test_simultaneous_choices_survive_others_moving_meanwhile(
     server: Any, open_page: Callable[..., Any]
 ) -> None:
-    created = server.create({"game": "guildes", "players": 3, "seed": 4})
+    created = server.create({"game": "guildes", "players": 3})
     game_id, tokens = created["id"], [s["token"] for s in created["seats"]]
     page = open_page().page
     switch = SocketSwitch(page)
@@ -102,7 +101,6 @@ def test_a_dropped_socket_reconnects_and_catches_up(
     created = server.create(
         {
             "game": "tyrus",
-            "seed": 8,
             "seats": [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}],
         }
     )
