@@ -56,10 +56,15 @@ def test_a_stale_page_gets_409_and_shows_the_current_state(
     page.on("response", lambda r: statuses.append(r.status) if r.url.endswith("/actions") else None)
     # The same seat plays from elsewhere (another tab) while this page hears nothing.
     switch.deaf = True
+    # The other tab places another tile than the one this page will (the same action
+    # again would be a duplicate, answered 200).
+    clicked = page.locator(".hand .hand-tile.choosable").first
+    tile = clicked.get_attribute("data-tile")
     seat = server.state(game_id, tokens[first])
-    server.act(game_id, tokens[first], seat["legal_actions"][0], seat["version"])
+    other = next(a for a in seat["legal_actions"] if a.split()[0] != tile)
+    server.act(game_id, tokens[first], other, seat["version"])
     assert version_of(page) == 0
-    page.locator(".hand .hand-tile.choosable").first.click()
+    clicked.click()
     page.locator(".building.choosable").first.click()
     page.locator(".notice.info").wait_for()
     assert statuses == [409]
