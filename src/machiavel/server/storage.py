@@ -130,7 +130,7 @@ class GameRow(Base):
     # days: e-mail tells them it is their turn). Revision 0007; "live" for the games before.
     pace: Mapped[str] = mapped_column(String(16), server_default=text("'live'"))
     # Whether its creator chose the seed (revision 0008; false for the games before): then
-    # they know every hidden card, so only a practice table of one person may be, unrated.
+    # they know every hidden card, so only a table of one person may have one, unrated.
     seed_chosen: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
 
 
