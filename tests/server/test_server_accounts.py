@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from machiavel.server.accounts import COOKIE, TEST_COST, SignInLimits, account_name
-from support.devices import PASSWORD, SITE, Device, signed_up, tyrus
+from support.devices import PASSWORD, SITE, Device, play_first, signed_up, tyrus, until_turn_of
 
 Client = Callable[..., AbstractContextManager[TestClient]]
 
@@ -204,7 +204,10 @@ def test_cookie_requests_from_another_site_are_refused(client: TestClient) -> No
     token_game = tyrus(Device(client))
     bare = Device(client, device.session)
     bare.origin = "https://evil.example"
-    body = {"token": token_game["seats"][1]["token"], "action": "S6 citadel", "version": 0}
+    mover = client.get(f"/api/games/{token_game['id']}").json()["to_move"][0]
+    token = token_game["seats"][mover]["token"]
+    seen = client.get(f"/api/games/{token_game['id']}", params={"token": token}).json()
+    body = {"token": token, "action": seen["legal_actions"][0], "version": 0}
     assert bare.call("POST", f"/api/games/{token_game['id']}/actions", body).status_code == 200
 
 
@@ -239,22 +242,20 @@ def test_two_devices_of_one_account_play_the_same_seat(client: TestClient) -> No
     for device in (phone, laptop):
         assert device.call("GET", f"/api/games/{game_id}").json()["player"] == 0
     assert Device(client).call("GET", f"/api/games/{game_id}").json()["player"] is None
-    state = bob.call("GET", f"/api/games/{game_id}").json()
-    assert state["player"] == 1 and state["to_move"] == [1]
-    action = state["legal_actions"][0]
-    played = bob.call("POST", f"/api/games/{game_id}/actions", {"action": action, "version": 0})
-    assert played.status_code == 200, played.text
+    assert bob.call("GET", f"/api/games/{game_id}").json()["player"] == 1
+    until_turn_of(1, {0: laptop, 1: bob}, game_id)  # Ada's laptop plays if she begins
+    version = play_first(bob, game_id)["version"]
     headers = {"cookie": f"{COOKIE}={phone.session}", "origin": SITE}
     with client.websocket_connect(f"/api/games/{game_id}/ws", headers=headers) as ws:
         pushed = ws.receive_json()
-        assert pushed["player"] == 0 and pushed["version"] == 1
+        assert pushed["player"] == 0 and pushed["version"] == version
         move = pushed["legal_actions"][0]
         answer = laptop.call(
-            "POST", f"/api/games/{game_id}/actions", {"action": move, "version": 1}
+            "POST", f"/api/games/{game_id}/actions", {"action": move, "version": version}
         )
         assert answer.status_code == 200, answer.text
-        assert ws.receive_json()["version"] == 2  # the phone sees the laptop's move
-        ws.send_json({"action": "not an action", "version": 2})
+        assert ws.receive_json()["version"] == version + 1  # the phone sees the laptop's move
+        ws.send_json({"action": "not an action", "version": version + 1})
         assert ws.receive_json()["error"]["status"] in (400, 409)
     # The token of the creator's seat keeps working for scripts.
     token_state = client.get(f"/api/games/{game_id}", params={"token": game["seats"][0]["token"]})
@@ -301,7 +302,8 @@ def test_a_seat_taken_by_token_is_kept_in_an_account(client: TestClient) -> None
     assert elsewhere.sign_in("Cyrus").status_code == 200
     assert elsewhere.call("GET", f"/api/games/{game_id}").json()["player"] == 1
     games = elsewhere.call("GET", "/api/me/games").json()["games"]
-    assert [g["id"] for g in games] == [game_id] and games[0]["your_turn"] is True
+    to_move = client.get(f"/api/games/{game_id}").json()["to_move"]
+    assert [g["id"] for g in games] == [game_id] and games[0]["your_turn"] is (1 in to_move)
 
 
 def test_a_wrong_token_never_takes_a_seat_away(client: TestClient) -> None:
@@ -320,17 +322,20 @@ def test_my_games_your_turn_first_longest_waiting_first(client: TestClient) -> N
     ada, bob = signed_up(client, "Ada"), signed_up(client, "Bob")
     assert Device(client).call("GET", "/api/me/games").status_code == 401
     assert ada.call("GET", "/api/me/games").json() == {"games": []}
-    # Tyrus, seed 7: seat 1 moves first. Ada at seat 0 waits in each game Bob does not play.
+    # Bob (seat 1) to move in each game (Ada plays first where her seat begins): Ada waits
+    # in each game Bob does not play.
     ids = []
     for _ in range(4):
         game_id = tyrus(ada)["id"]
         assert bob.call("POST", f"/api/games/{game_id}/join", {}).status_code == 200
+        until_turn_of(1, {0: ada, 1: bob}, game_id)
         ids.append(game_id)
-    lonely = tyrus(ada)["id"]  # seat 1 free: open, nobody's turn for Ada
+    lonely = tyrus(ada)["id"]  # seat 1 free: open, and not Ada's turn once she played
+    if 0 in ada.call("GET", f"/api/games/{lonely}").json()["to_move"]:
+        play_first(ada, lonely)
+    versions = {}
     for game_id in (ids[2], ids[0], ids[3]):  # Bob moves: Ada's turn, in this order
-        state = bob.call("GET", f"/api/games/{game_id}").json()
-        body = {"action": state["legal_actions"][0], "version": 0}
-        assert bob.call("POST", f"/api/games/{game_id}/actions", body).status_code == 200
+        versions[game_id] = play_first(bob, game_id)["version"]
     games = ada.call("GET", "/api/me/games").json()["games"]
     assert [g["id"] for g in games[:3]] == [ids[2], ids[0], ids[3]]
     assert all(g["your_turn"] and g["waiting_since"].endswith("Z") for g in games[:3])
@@ -345,7 +350,8 @@ def test_my_games_your_turn_first_longest_waiting_first(client: TestClient) -> N
         "id", "game", "title", "player", "your_turn", "waiting_since", "status", "seats",
         "version", "invited", "pace", "to_move", "turn_since",
     }  # fmt: skip
-    assert first["player"] == 0 and first["title"] == "Tyrus" and first["version"] == 1
+    assert first["player"] == 0 and first["title"] == "Tyrus"
+    assert first["version"] == versions[ids[2]]
     bob_games = bob.call("GET", "/api/me/games").json()["games"]
     assert [g["id"] for g in bob_games][:1] == [ids[1]]  # only Bob's turn there
     assert all(g["player"] == 1 for g in bob_games)

@@ -14,19 +14,19 @@ from hypothesis import strategies as st
 import machiavel
 from machiavel.core.errors import IllegalAction
 from machiavel.server.live import describe_for_all
+from support.seeds import dealt, stored_setup
 
 STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
 STATE_KEYS = {"version", "view", "to_move", "legal_actions", "is_over", "winners"}
 EXTRA_KEYS = {
     *("id", "game", "player", "seats", "log_start", "log", "log_fr", "rated"),
-    *("chat", "rematch", "pace", "turn_since", "clocks", "outcome"),
+    *("chat", "rematch", "pace", "turn_since", "clocks", "outcome", "seed_chosen"),
 }
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:
     body.setdefault("game", "tyrus")
     body.setdefault("players", 2)
-    body.setdefault("seed", 7)
     answer = client.post("/api/games", json=body)
     assert answer.status_code == 201, answer.text
     created: dict[str, Any] = answer.json()
@@ -100,10 +100,14 @@ def test_seats_default_to_humans_and_players_to_seats(client: TestClient) -> Non
 
 
 def test_options_and_seed_are_used(client: TestClient) -> None:
-    created = create(client, options={"memory_mode": True}, seed=11)
+    # A person practising against a bot may choose the deal. Seat 0, the person's, begins
+    # at seed 2: the bot has not moved when the person looks.
+    expected = machiavel.game("tyrus").new(2, seed=2, options={"memory_mode": True})
+    assert expected.to_move == (0,)
+    practice = [{"kind": "human"}, {"kind": "bot", "level": "easy"}]
+    created = create(client, seats=practice, options={"memory_mode": True}, seed=2)
     state = state_of(client, created["id"], created["seats"][0]["token"])
-    expected = machiavel.game("tyrus").new(2, seed=11, options={"memory_mode": True})
-    assert state["view"] == expected.view(0)
+    assert state["view"] == expected.view(0) and state["seed_chosen"] is True
 
 
 @pytest.mark.parametrize(
@@ -185,9 +189,9 @@ def test_oversized_bodies_are_refused_with_413(client: TestClient) -> None:
 
 
 # ---- reading ------------------------------------------------------------------------
-def test_a_seat_gets_its_view_and_actions(client: TestClient) -> None:
-    game_id, tokens = two_humans(client, seed=3)
-    reference = machiavel.game("tyrus").new(2, seed=3)
+def test_a_seat_gets_its_view_and_actions(client: TestClient, sqlite_url: str) -> None:
+    game_id, tokens = two_humans(client)
+    reference = dealt(sqlite_url, game_id)
     for player, token in enumerate(tokens):
         state = state_of(client, game_id, token)
         assert set(state) == STATE_KEYS | EXTRA_KEYS
@@ -207,12 +211,14 @@ def test_a_seat_gets_its_view_and_actions(client: TestClient) -> None:
         }
 
 
-def test_a_spectator_gets_the_public_view_and_no_actions(client: TestClient) -> None:
-    game_id, _ = two_humans(client, seed=3)
+def test_a_spectator_gets_the_public_view_and_no_actions(
+    client: TestClient, sqlite_url: str
+) -> None:
+    game_id, _ = two_humans(client)
     for params in ({}, {"token": ""}):
         state = client.get(f"/api/games/{game_id}", params=params).json()
         assert state["player"] is None and state["legal_actions"] == []
-        assert state["view"] == machiavel.game("tyrus").new(2, seed=3).view(None)
+        assert state["view"] == dealt(sqlite_url, game_id).view(None)
 
 
 def test_unknown_games_give_404_and_bad_tokens_403(client: TestClient) -> None:
@@ -248,9 +254,11 @@ def test_the_browser_client_is_served_at_the_root(client: TestClient) -> None:
 
 
 # ---- acting -------------------------------------------------------------------------
-def test_an_action_is_played_stored_and_logged_per_viewer(client: TestClient) -> None:
-    game_id, tokens = two_humans(client, seed=3)
-    reference = machiavel.game("tyrus").new(2, seed=3)
+def test_an_action_is_played_stored_and_logged_per_viewer(
+    client: TestClient, sqlite_url: str
+) -> None:
+    game_id, tokens = two_humans(client)
+    reference = dealt(sqlite_url, game_id)
     mover = reference.to_move[0]
     action = reference.legal_actions(mover)[0]
     answer = play(client, game_id, tokens[mover], action, 0)
@@ -285,9 +293,9 @@ def test_a_line_the_engine_cannot_write_is_neutral_in_every_language() -> None:
     assert [lines.for_viewer(v, 2, 1) for v in (0, 1, None)] == ["joueur 0 a joué"] * 3
 
 
-def test_an_illegal_action_gets_the_engines_message(client: TestClient) -> None:
-    game_id, tokens = two_humans(client, seed=3)
-    reference = machiavel.game("tyrus").new(2, seed=3)
+def test_an_illegal_action_gets_the_engines_message(client: TestClient, sqlite_url: str) -> None:
+    game_id, tokens = two_humans(client)
+    reference = dealt(sqlite_url, game_id)
     mover = reference.to_move[0]
     for action in ("Z9 citadel", "S1 palace", "nonsense", ""):
         with pytest.raises(IllegalAction) as refused:
@@ -302,8 +310,8 @@ def test_an_illegal_action_gets_the_engines_message(client: TestClient) -> None:
 
 
 def test_missing_or_wrong_tokens_are_refused_with_403(client: TestClient) -> None:
-    game_id, tokens = two_humans(client, seed=3)
-    other_id, other_tokens = two_humans(client, seed=3)
+    game_id, tokens = two_humans(client)
+    other_id, other_tokens = two_humans(client)
     action = state_of(client, game_id, tokens[0])["legal_actions"] or ["S1 citadel"]
     for token in (None, "", "forged", other_tokens[0]):
         answer = play(client, game_id, token, action[0], 0)
@@ -315,7 +323,7 @@ def test_missing_or_wrong_tokens_are_refused_with_403(client: TestClient) -> Non
 
 
 def test_a_stale_version_gets_409_with_the_current_state(client: TestClient) -> None:
-    game_id, tokens = two_humans(client, seed=3)
+    game_id, tokens = two_humans(client)
     first = state_of(client, game_id)["to_move"][0]
     legal = state_of(client, game_id, tokens[first])["legal_actions"]
     assert play(client, game_id, tokens[first], legal[0], 0).status_code == 200
@@ -332,7 +340,7 @@ def test_a_stale_version_gets_409_with_the_current_state(client: TestClient) -> 
 
 
 def test_a_duplicate_of_an_accepted_action_is_answered_idempotently(client: TestClient) -> None:
-    game_id, tokens = two_humans(client, seed=3)
+    game_id, tokens = two_humans(client)
     first = state_of(client, game_id)["to_move"][0]
     legal = state_of(client, game_id, tokens[first])["legal_actions"]
     action = legal[0]
@@ -359,14 +367,16 @@ def test_a_duplicate_of_an_accepted_action_is_answered_idempotently(client: Test
 def test_malformed_actions_change_nothing(
     client: TestClient, body: dict[str, Any], status: int
 ) -> None:
-    game_id, tokens = two_humans(client, seed=3)
+    game_id, tokens = two_humans(client)
     answer = client.post(f"/api/games/{game_id}/actions", json={"token": tokens[0], **body})
     assert answer.status_code == status and answer.json()["detail"]
     assert stored_actions(client, game_id) == []
 
 
-def test_a_game_plays_to_its_end_and_then_refuses_actions(client: TestClient) -> None:
-    game_id, tokens = two_humans(client, seed=5)
+def test_a_game_plays_to_its_end_and_then_refuses_actions(
+    client: TestClient, sqlite_url: str
+) -> None:
+    game_id, tokens = two_humans(client)
     state = state_of(client, game_id)
     while not state["is_over"]:
         mover = state["to_move"][0]
@@ -375,7 +385,7 @@ def test_a_game_plays_to_its_end_and_then_refuses_actions(client: TestClient) ->
             client, game_id, tokens[mover], mine["legal_actions"][-1], mine["version"]
         ).json()
     reference = machiavel.game("tyrus").replay(
-        machiavel.game("tyrus").new(2, seed=5).setup, stored_actions(client, game_id)
+        stored_setup(sqlite_url, game_id), stored_actions(client, game_id)
     )
     assert state["winners"] == list(reference.winners) and state["to_move"] == []
     answer = play(client, game_id, tokens[0], "S1 citadel", state["version"])
@@ -425,7 +435,7 @@ def test_joining_a_chosen_seat_or_by_invite(client: TestClient) -> None:
 
 
 def test_acting_with_an_invite_token_claims_the_seat(client: TestClient) -> None:
-    game_id, tokens = two_humans(client, seed=3)
+    game_id, tokens = two_humans(client)
     first = state_of(client, game_id)["to_move"][0]
     action = state_of(client, game_id, tokens[first])["legal_actions"][0]
     assert play(client, game_id, tokens[first], action, 0).status_code == 200
@@ -440,7 +450,7 @@ def test_the_lobby_lists_open_and_running_games(client: TestClient) -> None:
     open_game = create(client)["id"]
     running = create(client, seats=[{"kind": "human", "name": "A"}, {"kind": "human", "name": "B"}])
     hidden = create(client, listed=False)["id"]
-    finished_id, tokens = two_humans(client, seed=5)
+    finished_id, tokens = two_humans(client)
     state = state_of(client, finished_id)
     while not state["is_over"]:
         mover = state["to_move"][0]
@@ -470,8 +480,10 @@ def test_the_lobby_lists_open_and_running_games(client: TestClient) -> None:
 
 
 # ---- replays ------------------------------------------------------------------------
-def test_a_finished_game_can_be_replayed_everything_revealed(client: TestClient) -> None:
-    game_id, tokens = two_humans(client, seed=5)
+def test_a_finished_game_can_be_replayed_everything_revealed(
+    client: TestClient, sqlite_url: str
+) -> None:
+    game_id, tokens = two_humans(client)
     assert client.get(f"/api/games/{game_id}/replay").status_code == 409
     state = state_of(client, game_id)
     while not state["is_over"]:
@@ -482,12 +494,13 @@ def test_a_finished_game_can_be_replayed_everything_revealed(client: TestClient)
         ).json()
     spec = machiavel.game("tyrus")
     actions = stored_actions(client, game_id)
-    at_four = spec.replay(spec.new(2, seed=5).setup, actions[:4])
+    setup = stored_setup(sqlite_url, game_id)
+    at_four = spec.replay(setup, actions[:4])
     replay = client.get(f"/api/games/{game_id}/replay", params={"step": 4}).json()
     assert replay["step"] == 4 and replay["steps"] == len(actions)
     assert replay["views"] == [at_four.view(0), at_four.view(1)]
     assert replay["actions"] == [list(a) for a in actions] and len(replay["log"]) == 4
-    walk, french = spec.new(2, seed=5), []
+    walk, french = spec.state_from_setup(setup), []
     for player, action in actions[:4]:  # as its author saw it, in French too
         french.append(walk.describe(player, action, player, "fr"))
         walk.apply(player, action)

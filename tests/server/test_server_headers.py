@@ -89,7 +89,7 @@ def test_the_api_documentation_pages_get_their_own_policy(client: TestClient) ->
 
 
 def test_websockets_pass_through_the_middleware(client: TestClient) -> None:
-    created = client.post("/api/games", json={"game": "tyrus", "players": 2, "seed": 1}).json()
+    created = client.post("/api/games", json={"game": "tyrus", "players": 2}).json()
     with client.websocket_connect(f"/api/games/{created['id']}/ws") as socket:
         assert socket.receive_json()["id"] == created["id"]
     with (

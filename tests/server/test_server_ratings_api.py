@@ -120,7 +120,7 @@ def test_a_game_between_two_accounts_is_rated_once(
 ) -> None:
     with client_on(any_database_url, password_cost=TEST_COST) as client:
         ada, bob = signed_up(client, "Ada"), signed_up(client, "Bob")
-        created = create(ada, game="tyrus", seed=11, seats=[{"kind": "human"}] * 2)
+        created = create(ada, game="tyrus", seats=[{"kind": "human"}] * 2)
         assert created["rated"] is True
         game_id = created["id"]
         joined = bob.call("POST", f"/api/games/{game_id}/join", {})
@@ -163,7 +163,7 @@ def test_a_game_between_two_accounts_is_rated_once(
 def test_a_game_with_bots_rates_their_level(client: TestClient) -> None:
     ada = signed_up(client, "Ada")
     bots = [{"kind": "bot", "level": "easy"}] * 3
-    created = create(ada, game="djambi", seed=5, seats=[{"kind": "human"}, *bots])
+    created = create(ada, game="djambi", seats=[{"kind": "human"}, *bots])
     assert created["rated"] is True
     play_to_the_end(created["id"], {0: ada}, seed=8)
     players = {p["name"]: p for p in client.get("/api/ratings/djambi").json()["players"]}
@@ -195,7 +195,7 @@ def test_a_table_with_a_person_without_account_is_unrated(client: TestClient) ->
     assert answer.status_code == 400 and "seat 1 is played without" in answer.json()["detail"]
     assert create(ada, game="tyrus", seats=two, rated=False)["rated"] is False
     # Rated by default, until a person without an account takes a seat.
-    created = create(ada, game="tyrus", seed=2, seats=two)
+    created = create(ada, game="tyrus", seats=two)
     assert created["rated"] is True
     joined = guest.call("POST", f"/api/games/{created['id']}/join", {"name": "Cy"})
     assert joined.status_code == 200 and joined.json()["rated"] is False

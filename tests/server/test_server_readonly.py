@@ -221,10 +221,12 @@ def test_games_that_no_longer_replay_are_shown_read_only(
 
         # Other games are played as ever.
         created = client.post(
-            "/api/games",
-            json={"game": "tyrus", "seed": 5, "seats": [{"kind": "human"}, {"kind": "human"}]},
+            "/api/games", json={"game": "tyrus", "seats": [{"kind": "human"}, {"kind": "human"}]}
         ).json()
-        move = {"token": created["seats"][0]["token"], "action": "S3 citadel", "version": 0}
+        mover = get(client, created["id"])["to_move"][0]
+        token = created["seats"][mover]["token"]
+        action = get(client, created["id"], token=token)["legal_actions"][0]
+        move = {"token": token, "action": action, "version": 0}
         assert client.post(f"/api/games/{created['id']}/actions", json=move).status_code == 200
         assert get(client, "healthy")["version"] >= 2
     # The line each read-only game got in the log was its only one.

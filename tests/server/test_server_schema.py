@@ -115,7 +115,7 @@ def test_a_position_past_what_the_database_holds_is_refused(
     client: TestClient, path: str, detail: str
 ) -> None:
     # Both were a 500: the number went to the database, which cannot hold it.
-    created = client.post("/api/games", json={"game": "tyrus", "players": 2, "seed": 1})
+    created = client.post("/api/games", json={"game": "tyrus", "players": 2})
     answer = client.get(path.format(game=created.json()["id"]))
     assert answer.status_code == 400
     assert answer.json() == {"detail": detail}

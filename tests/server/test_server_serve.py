@@ -70,7 +70,9 @@ def server(database: str, folder: Path, bot_workers: int = 1) -> Iterator[Served
     port = free_port()
     log = folder / f"server-{port}.log"
     with log.open("wb") as output:
-        process = start_server_process(serve_command(database, port, bot_workers), output)
+        # The test plays as fast as it can from one address: no limits on the server.
+        command = [*serve_command(database, port, bot_workers), "--no-limits"]
+        process = start_server_process(command, output)
     served = Served(process, f"http://127.0.0.1:{port}", log)
     try:
 

@@ -27,8 +27,12 @@ Client = Callable[..., AbstractContextManager[TestClient]]  # the client_on fixt
 STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
 
 
-def create(client: TestClient, game: str, seats: list[dict[str, Any]], seed: int) -> dict[str, Any]:
-    answer = client.post("/api/games", json={"game": game, "seed": seed, "seats": seats})
+def create(
+    client: TestClient, game: str, seats: list[dict[str, Any]], seed: int | None = None
+) -> dict[str, Any]:
+    """A table; ``seed`` only for one person or none (the server draws it otherwise)."""
+    chosen = {"seed": seed} if seed is not None else {}
+    answer = client.post("/api/games", json={"game": game, "seats": seats, **chosen})
     assert answer.status_code == 201, answer.text
     created: dict[str, Any] = answer.json()
     return created
@@ -121,7 +125,7 @@ def test_games_go_on_after_a_restart_bots_included(
 
 def test_seats_and_tokens_survive_a_restart(client_on: Client, any_database_url: str) -> None:
     with client_on(any_database_url) as first:
-        created = create(first, "tyrus", [{"kind": "human"}, {"kind": "human"}], seed=2)
+        created = create(first, "tyrus", [{"kind": "human"}, {"kind": "human"}])
         joined = first.post(f"/api/games/{created['id']}/join", json={"name": "Ada"}).json()
     with client_on(any_database_url) as second:
         state = state_of(second, created["id"], joined["token"])

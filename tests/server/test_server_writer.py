@@ -203,7 +203,7 @@ def test_an_action_whose_commit_fails_is_neither_acknowledged_nor_pushed(
 ) -> None:
     with client_on(sqlite_url) as client:
         seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]  # taken
-        created = client.post("/api/games", json={"game": "tyrus", "seed": 4, "seats": seats})
+        created = client.post("/api/games", json={"game": "tyrus", "seats": seats})
         game_id = created.json()["id"]
         tokens = [seat["token"] for seat in created.json()["seats"]]
         service: GameService = client.app.state.service  # type: ignore[attr-defined]
@@ -243,7 +243,7 @@ def test_a_socket_acts_without_its_token_only_while_its_seat_is_its_own(
     client_on: Client, sqlite_url: str
 ) -> None:
     with client_on(sqlite_url) as client:
-        created = client.post("/api/games", json={"game": "tyrus", "players": 2, "seed": 5})
+        created = client.post("/api/games", json={"game": "tyrus", "players": 2})
         game_id = created.json()["id"]
         service: GameService = client.app.state.service  # type: ignore[attr-defined]
         mover = client.get(f"/api/games/{game_id}").json()["to_move"][0]

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-import machiavel
+from support.seeds import dealt
 
 STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
 
@@ -37,8 +37,12 @@ def receive(ws: WebSocketTestSession, seconds: float = STUCK) -> dict[str, Any]:
     return message
 
 
-def create(client: TestClient, seats: list[dict[str, Any]], seed: int = 3) -> dict[str, Any]:
-    answer = client.post("/api/games", json={"game": "tyrus", "seed": seed, "seats": seats})
+def create(
+    client: TestClient, seats: list[dict[str, Any]], seed: int | None = None
+) -> dict[str, Any]:
+    """A Tyrus table; ``seed`` only for one person (the server draws it otherwise)."""
+    chosen = {"seed": seed} if seed is not None else {}
+    answer = client.post("/api/games", json={"game": "tyrus", "seats": seats, **chosen})
     assert answer.status_code == 201, answer.text
     created: dict[str, Any] = answer.json()
     return created
@@ -74,7 +78,9 @@ def play_first(client: TestClient, game_id: str, tokens: list[str]) -> dict[str,
     return played
 
 
-def test_each_connection_gets_its_own_view_on_every_change(client: TestClient) -> None:
+def test_each_connection_gets_its_own_view_on_every_change(
+    client: TestClient, sqlite_url: str
+) -> None:
     created = create(client, [{"kind": "human", "name": "A"}, {"kind": "human", "name": "B"}])
     game_id = created["id"]
     tokens = [seat["token"] for seat in created["seats"]]
@@ -88,7 +94,7 @@ def test_each_connection_gets_its_own_view_on_every_change(client: TestClient) -
             (one, tokens[1], 1),
             (spectator, None, None),
         ]
-        reference = machiavel.game("tyrus").new(2, seed=3)
+        reference = dealt(sqlite_url, game_id)
         for ws, token, viewer in sockets:
             first = receive(ws)  # the state at once
             assert first == get(client, game_id, token)

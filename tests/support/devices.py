@@ -54,8 +54,30 @@ def signed_up(client: TestClient, name: str) -> Device:
 
 
 def tyrus(device: Device, seats: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A Tyrus table; the server draws its deal (so either seat may begin)."""
     seats = seats or [{"kind": "human"}, {"kind": "human"}]
-    answer = device.call("POST", "/api/games", {"game": "tyrus", "seed": 7, "seats": seats})
+    answer = device.call("POST", "/api/games", {"game": "tyrus", "seats": seats})
     assert answer.status_code == 201, answer.text
     created: dict[str, Any] = answer.json()
     return created
+
+
+def play_first(device: Device, game_id: str) -> dict[str, Any]:
+    """The device's seat plays its first legal action (it must be its turn)."""
+    state = device.call("GET", f"/api/games/{game_id}").json()
+    assert state["player"] in state["to_move"], "not this device's turn"
+    body = {"action": state["legal_actions"][0], "version": state["version"]}
+    answer = device.call("POST", f"/api/games/{game_id}/actions", body)
+    assert answer.status_code == 200, answer.text
+    played: dict[str, Any] = answer.json()
+    return played
+
+
+def until_turn_of(seat: int, devices: dict[int, Device], game_id: str) -> int:
+    """Play first legal actions until ``seat`` is to move (Tyrus: at most one, as seats
+    alternate at first); the version then."""
+    while True:
+        state = devices[seat].call("GET", f"/api/games/{game_id}").json()
+        if seat in state["to_move"]:
+            return int(state["version"])
+        play_first(devices[state["to_move"][0]], game_id)

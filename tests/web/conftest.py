@@ -68,6 +68,7 @@ class Server:
     base: str
     process: subprocess.Popen[bytes]
     log: Path
+    database_url: str  # where a test reads what the server stored (a table's seed)
 
     def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
         data = None if body is None else json.dumps(body).encode()
@@ -101,10 +102,11 @@ class Server:
 
 
 def start_server(database: Path, port: int, log: Path) -> Server:
-    command = serve_command(f"sqlite:///{database}", port, bot_workers=2)
+    url = f"sqlite:///{database}"
+    command = serve_command(url, port, bot_workers=2)
     with log.open("ab") as out:
         process = start_server_process(command, out)
-    server = Server(f"http://127.0.0.1:{port}", process, log)
+    server = Server(f"http://127.0.0.1:{port}", process, log, url)
     deadline = time.monotonic() + STUCK
     while time.monotonic() < deadline:
         if process.poll() is not None:

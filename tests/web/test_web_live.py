@@ -43,7 +43,6 @@ def test_a_stale_page_gets_409_and_shows_the_current_state(
     created = server.create(
         {
             "game": "tyrus",
-            "seed": 3,
             "seats": [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}],
         }
     )
@@ -57,10 +56,15 @@ def test_a_stale_page_gets_409_and_shows_the_current_state(
     page.on("response", lambda r: statuses.append(r.status) if r.url.endswith("/actions") else None)
     # The same seat plays from elsewhere (another tab) while this page hears nothing.
     switch.deaf = True
+    # The other tab places another tile than the one this page will (the same action
+    # again would be a duplicate, answered 200).
+    clicked = page.locator(".hand .hand-tile.choosable").first
+    tile = clicked.get_attribute("data-tile")
     seat = server.state(game_id, tokens[first])
-    server.act(game_id, tokens[first], seat["legal_actions"][0], seat["version"])
+    other = next(a for a in seat["legal_actions"] if a.split()[0] != tile)
+    server.act(game_id, tokens[first], other, seat["version"])
     assert version_of(page) == 0
-    page.locator(".hand .hand-tile.choosable").first.click()
+    clicked.click()
     page.locator(".building.choosable").first.click()
     page.locator(".notice.info").wait_for()
     assert statuses == [409]
@@ -72,7 +76,7 @@ def test_a_stale_page_gets_409_and_shows_the_current_state(
 def test_simultaneous_choices_survive_others_moving_meanwhile(
     server: Any, open_page: Callable[..., Any]
 ) -> None:
-    created = server.create({"game": "guildes", "players": 3, "seed": 4})
+    created = server.create({"game": "guildes", "players": 3})
     game_id, tokens = created["id"], [s["token"] for s in created["seats"]]
     page = open_page().page
     switch = SocketSwitch(page)
@@ -102,7 +106,6 @@ def test_a_dropped_socket_reconnects_and_catches_up(
     created = server.create(
         {
             "game": "tyrus",
-            "seed": 8,
             "seats": [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}],
         }
     )

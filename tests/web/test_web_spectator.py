@@ -8,7 +8,7 @@ from typing import Any
 
 from playwright.sync_api import Page
 
-import machiavel
+from support.seeds import dealt
 
 TILE = re.compile(r"\b[SMP](?:10|[1-9])\b")
 # Every text of the page and every attribute value but geometry (path data is "M10 20...").
@@ -47,11 +47,9 @@ def shows_everything_played(page: Page, version: int) -> None:
 
 
 def test_tyrus_pages_show_no_hidden_tile(server: Any, open_page: Callable[..., Any]) -> None:
-    seed = 20240601
     created = server.create(
         {
             "game": "tyrus",
-            "seed": seed,
             "seats": [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}],
         }
     )
@@ -59,8 +57,9 @@ def test_tyrus_pages_show_no_hidden_tile(server: Any, open_page: Callable[..., A
     tokens = [seat["token"] for seat in created["seats"]]
     played = play_some(server, game_id, tokens, 9)  # past the first tally (6 tiles)
 
-    # The same game rebuilt here: the true hands and building contents.
-    truth = machiavel.game("tyrus").new(2, seed=seed)
+    # The same game rebuilt here from the deal the server stored: the true hands and
+    # building contents.
+    truth = dealt(server.database_url, game_id)
     for player, action in played:
         truth.apply(player, action)
     spectator = truth.view(None)
@@ -106,7 +105,7 @@ def test_guildes_and_tyros_spectators_see_no_hand(
     server: Any, open_page: Callable[..., Any]
 ) -> None:
     for game, marker in (("guildes", ".guildes-board"), ("tyros", ".tyros-board")):
-        created = server.create({"game": game, "players": 3, "seed": 5})
+        created = server.create({"game": game, "players": 3})
         game_id = created["id"]
         tokens = [seat["token"] for seat in created["seats"]]
         play_some(server, game_id, tokens, 4)

@@ -7,7 +7,7 @@ same draws on every machine and Python version. SplitMix64 does that.
 
 from __future__ import annotations
 
-import os
+import secrets
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
@@ -19,8 +19,10 @@ _GOLDEN_GAMMA = 0x9E3779B97F4A7C15
 
 
 def random_seed() -> int:
-    """A fresh seed from the operating system, for games started without one."""
-    return int.from_bytes(os.urandom(6), "big")
+    """A fresh seed for games started without one: all 64 bits of ``Rng``'s state, from
+    the operating system's secure source, so that nobody can guess it and know the
+    hidden cards (a short seed could be searched for from the cards one sees)."""
+    return secrets.randbits(64)
 
 
 class Rng:

@@ -294,6 +294,7 @@ def build_payload(live: LiveGame, viewer: Viewer) -> JsonDict:
         "rated": live.record.rated,
         "rematch": live.record.rematch,
         "pace": live.record.pace,
+        "seed_chosen": live.record.seed_chosen,
         "turn_since": None if over else iso_utc(live.turn_since),
         "clocks": live.clocks.payload() if live.clocks else None,
         "outcome": live.record.outcome,

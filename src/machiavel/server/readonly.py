@@ -103,6 +103,7 @@ class ReadOnlyGame:
                 "winners": [],
                 "status": STATUS,
                 "message": self.message,
+                "seed_chosen": record.seed_chosen,
                 "replayed": self.replayed,
                 "current_rules_version": self.spec.rules_version if self.spec else None,
                 "setup": setup,

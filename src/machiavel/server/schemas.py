@@ -60,7 +60,8 @@ class CreateGameIn(Strict):
     options: dict[str, Any] | None = Field(None, description="game options; defaults otherwise")
     seed: StrictInt | None = Field(
         None,
-        description="seed of the game (default: random)",
+        description="seed of the game, 0 to 2**64-1 (default: drawn by the server); refused "
+        "at a table of two or more people or a rated one: it tells every hidden card",
         json_schema_extra={"minimum": 0, "maximum": MAX_SEED},
     )
     seats: list[SeatIn] | None = Field(
@@ -292,6 +293,9 @@ class StateOut(BaseModel):
     rated: bool = Field(False, description="whether the result updates ratings")
     rematch: str | None = Field(None, description="the rematch made of this game, if any")
     pace: Pace = "live"
+    seed_chosen: bool = Field(
+        False, description="its creator chose the seed (a practice table: unrated)"
+    )
     turn_since: str | None = Field(
         None, description="ISO 8601 UTC: since when the seats in to_move wait (null: over)"
     )
@@ -368,6 +372,9 @@ class LobbyGameOut(BaseModel):
     is_over: bool
     rated: bool = Field(description="whether the result updates ratings")
     pace: Pace
+    seed_chosen: bool = Field(
+        description="its creator chose the seed and knows the deal (a practice table: unrated)"
+    )
     to_move: list[int] = Field(description="the seats whose turn it is")
     turn_since: str | None = Field(description="ISO 8601 UTC: since when they wait")
     created_at: str

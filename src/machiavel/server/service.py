@@ -402,7 +402,9 @@ class GameService:
         """A new table. Signed in (``account``), its first human seat belongs to the
         account (named after it if the seat has no name), unless a seat is reserved for
         it. ``rated``: None, rated if it can be (``table_rating``); True, refused (400) if
-        it cannot; False, unrated. ``pace``: live or turn-based (mail tells whose turn)."""
+        it cannot; False, unrated. ``pace``: live or turn-based (mail tells whose turn).
+        ``seed``: None, the server draws one; a chosen seed tells its chooser every hidden
+        card, so it is refused (400) unless the table has one person and is unrated."""
         spec = self._spec(game_id)
         if pace not in PACES:
             raise ApiError(400, f"pace must be one of {', '.join(PACES)}, not {pace!r}")
@@ -420,6 +422,7 @@ class GameService:
             players = len(seats)
         if seats is None:
             seats = [SeatSpec("human")] * max(0, min(players, MAX_SEATS))
+        seed_chosen = seed is not None
         if seed is None:
             seed = random_seed()
         elif not 0 <= seed <= MAX_SEED:
@@ -431,6 +434,11 @@ class GameService:
         if len(seats) != players:
             raise ApiError(400, f"a {players}-player game needs {players} seats, not {len(seats)}")
         records, tokens = self._new_seats(seats)
+        if seed_chosen:
+            refusal = chosen_seed_refusal(records, rated)
+            if refusal is not None:
+                raise ApiError(400, refusal)
+            rated = False  # its chooser knows the hidden cards: a practice table
         await self._reserve_seats(records, seats, account)
         if account is not None:
             self._seat_creator(records, account)
@@ -460,6 +468,7 @@ class GameService:
             abandon_after=abandon,
             human_acted_at=datetime.now(UTC),
             host_address=await self._address_key(address),
+            seed_chosen=seed_chosen,
         )
         await self._check_limits(record)
         record = await self._store_new(record)
@@ -1433,6 +1442,7 @@ class GameService:
             rated=record.rated and ratings.is_rated(seats),
             rematch_of=record.id,
             rematch=None,
+            seed_chosen=False,
         )
         for _ in range(3):  # a random id is taken once in a blue moon: draw another
             try:
@@ -1626,6 +1636,7 @@ class GameService:
             "is_over": record.is_over,
             "rated": record.rated,
             "pace": record.pace,
+            "seed_chosen": record.seed_chosen,
             "to_move": [] if record.is_over else to_move,
             "turn_since": None if record.is_over else iso_utc(record.updated_at),
             "created_at": _iso(record.created_at),
@@ -1838,6 +1849,26 @@ def table_rating(seats: Sequence[SeatRecord], requested: bool | None) -> str | N
         else:
             checked.append(seat)
     return ratings.unrated_reason(checked, requested)
+
+
+def chosen_seed_refusal(seats: Sequence[SeatRecord], rated: bool | None) -> str | None:
+    """Why a seed chosen by the table's creator is refused (a sentence), or None.
+
+    The seed decides every hidden card: its chooser could replay the deal offline and
+    see the others' hands. Only a table of one person against bots, unrated, may have
+    one (to practise a deal again)."""
+    people = sum(1 for seat in seats if seat.kind == "human")
+    if people >= 2:
+        return (
+            "a chosen seed is refused at a table with two or more people: it would tell its "
+            "chooser every hidden card; leave it out and the server draws one"
+        )
+    if rated:
+        return (
+            "a chosen seed is refused at a rated table: it would tell its chooser every "
+            "hidden card; leave it out and the server draws one, or create the table unrated"
+        )
+    return None
 
 
 def _aware(moment: datetime) -> datetime:

@@ -66,7 +66,11 @@ from machiavel.server.outage import Outage
 
 DEFAULT_DATABASE_URL = "sqlite:///machiavel.db"
 DATABASE_ENV = "MACHIAVEL_DATABASE_URL"
-MAX_SEED = 2**63 - 1  # a signed 64-bit column holds it on every database
+# A seed is any 64-bit value (what ``Rng`` keeps). The column is a signed BIGINT, the
+# one 64-bit integer every database has: seeds from 2**63 on are stored as their two's
+# complement (negative), here only, so the rest of the code sees 0..2**64-1.
+MAX_SEED = 2**64 - 1
+_SIGN_BIT = 2**63
 # Rows read together when a list meets a row it cannot decode (then one by one in the
 # chunk that holds it): a few round trips rather than one a row.
 DAMAGE_CHUNK = 50
@@ -153,6 +157,9 @@ class GameRow(Base):
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
     # Who opened it, for the limits per address: quotas.address_key of the client address.
     host_address: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    # Whether its creator chose the seed (revision 0008; false for the games before): then
+    # they know every hidden card, so only a table of one person may have one, unrated.
+    seed_chosen: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
 
 
 class SeatRow(Base):
@@ -289,7 +296,7 @@ class GameRecord:
     id: str
     game: str
     players: int
-    seed: int
+    seed: int  # 0..MAX_SEED
     options: dict[str, Any]
     seats: tuple[SeatRecord, ...]
     listed: bool = True
@@ -312,6 +319,7 @@ class GameRecord:
     human_acted_at: datetime | None = None
     outcome: dict[str, Any] | None = None  # {"reason", "player", "winners"}: ended so
     host_address: str | None = None  # quotas.address_key of the creator's address
+    seed_chosen: bool = False  # its creator chose the seed (and knows the hidden cards)
 
     def with_seat(self, seat: SeatRecord) -> GameRecord:
         seats = tuple(seat if s.player == seat.player else s for s in self.seats)
@@ -1054,7 +1062,7 @@ def _insert_games(conn: Connection, records: Sequence[GameRecord]) -> None:
                 "id": r.id,
                 "game": r.game,
                 "players": r.players,
-                "seed": r.seed,
+                "seed": _stored_seed(r.seed),
                 "options": r.options,
                 "rules_version": r.rules_version,
                 "listed": r.listed,
@@ -1076,6 +1084,7 @@ def _insert_games(conn: Connection, records: Sequence[GameRecord]) -> None:
                 "human_acted_at": r.human_acted_at,
                 "outcome": r.outcome,
                 "host_address": r.host_address,
+                "seed_chosen": r.seed_chosen,
             }
             for r in records
         ],
@@ -1283,7 +1292,7 @@ def _record(row: Any, seats: Sequence[Any]) -> GameRecord:
         id=row.id,
         game=row.game,
         players=row.players,
-        seed=row.seed,
+        seed=_read_seed(row.seed),
         options=dict(row.options or {}),
         seats=tuple(
             SeatRecord(
@@ -1318,6 +1327,7 @@ def _record(row: Any, seats: Sequence[Any]) -> GameRecord:
         human_acted_at=_aware(row.human_acted_at) if row.human_acted_at else None,
         outcome=row.outcome,
         host_address=row.host_address,
+        seed_chosen=bool(row.seed_chosen),
     )
 
 
@@ -1331,6 +1341,18 @@ def _account(row: Any) -> AccountRecord:
         bool(row.notify),
         bool(row.is_bot),
     )
+
+
+def _stored_seed(seed: int) -> int:
+    """A seed (0..MAX_SEED) as the signed BIGINT column holds it."""
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"a seed is from 0 to {MAX_SEED}, not {seed}")
+    return seed - 2 * _SIGN_BIT if seed >= _SIGN_BIT else seed
+
+
+def _read_seed(stored: int) -> int:
+    """A stored seed back as 0..MAX_SEED (a negative one is its two's complement)."""
+    return stored & MAX_SEED
 
 
 def _to_move_text(to_move: Sequence[int] | None) -> str | None:
