@@ -19,7 +19,7 @@ STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
 STATE_KEYS = {"version", "view", "to_move", "legal_actions", "is_over", "winners"}
 EXTRA_KEYS = {
     *("id", "game", "player", "seats", "log_start", "log", "log_fr", "rated"),
-    *("chat", "rematch", "pace", "turn_since", "clocks", "outcome"),
+    *("chat", "rematch", "pace", "turn_since", "clocks", "outcome", "stand_in_level"),
 }
 
 

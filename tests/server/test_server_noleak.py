@@ -225,6 +225,7 @@ def test_every_payload_is_exactly_what_its_seat_may_see(
                 "turn_since",
                 "clocks",
                 "outcome",
+                "stand_in_level",
             )
         }
         assert payload.get("chat", []) == [] and payload["rematch"] is None  # nobody chats

@@ -5,6 +5,7 @@ import { ratingsLinks } from "./ratings.js";
 import { t } from "./i18n.js";
 import { me, signedIn, myGames, accountPanel } from "./account.js";
 import { playerBadge, seatName } from "./players.js";
+import { defaultClock, clockFieldset, clockRequest } from "./clockform.js";
 
 const LEVELS = ["easy", "medium", "hard", "expert"];
 
@@ -15,6 +16,7 @@ export class LobbyPage {
     this.games = [];
     this.accountGames = []; // GET /api/me/games when signed in: your turn first
     this.form = { game: null, players: null, options: {}, seats: [], sit: true, listed: true };
+    this.clock = defaultClock(); // the clock and stand-in level of the new table (clockform.js)
     this.timer = null;
     this.error = null;
   }
@@ -140,6 +142,7 @@ export class LobbyPage {
       h("p", { class: "muted summary" }, spec.summary.split("\n")[0]),
       options.length ? h("fieldset", {}, h("legend", {}, t("options")), options) : null,
       h("fieldset", {}, h("legend", {}, t("seats")), h("ul", { class: "seat-list" }, seatRows)),
+      clockFieldset(this.clock, this.catalog.levels || LEVELS, () => this.rerenderForm()),
       h("label", {}, h("input", { type: "checkbox", id: "new-sit", checked: this.form.sit, onchange: (e) => { this.form.sit = e.target.checked; if (this.form.sit) this.form.seats[0] = "human"; this.rerenderForm(); } }), " ", t("i_sit")),
       " ",
       h("label", {}, h("input", { type: "checkbox", id: "new-listed", checked: this.form.listed, onchange: (e) => { this.form.listed = e.target.checked; } }), " ", t("listed")),
@@ -189,7 +192,7 @@ export class LobbyPage {
       if (value.startsWith("bot:")) return { kind: "bot", level: value.slice(4) };
       return i === 0 && this.form.sit ? { kind: "human", name } : { kind: "human" };
     });
-    const body = { game: this.form.game, players: this.form.players, options: this.form.options, seats, listed: this.form.listed };
+    const body = { game: this.form.game, players: this.form.players, options: this.form.options, seats, listed: this.form.listed, ...clockRequest(this.clock) };
     const { status, data } = await api("POST", "/api/games", body);
     if (status !== 201) {
       this.error = data.detail || t("error");
