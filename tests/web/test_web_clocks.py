@@ -191,6 +191,7 @@ def test_durations_and_table_notices_read_well_in_both_languages(
             clocks.formatSpan(97200), clocks.formatSpan(12005), clocks.formatSpan(86400 + 300),
             chat.tableText('Bo ran out of time: a medium bot plays for them (they may come back)'),
             chat.tableText('Bo is back'), chat.tableText('something new'),
+            chat.tableText('Bo left the table: a easy bot plays for them (they may come back)'),
         ];
         const english = read();
         i18n.setLang('fr');
@@ -209,6 +210,7 @@ def test_durations_and_table_notices_read_well_in_both_languages(
         "Bo ran out of time: a medium bot plays for them (they may come back).",
         "Bo is back.",
         "something new",
+        "Bo left the table: an easy bot plays for them (they may come back).",
     ]
     assert french[3:8] == [
         "1 j 3 h",
@@ -217,3 +219,4 @@ def test_durations_and_table_notices_read_well_in_both_languages(
         "Bo n'a plus de temps : un robot moyen joue à sa place (retour possible).",
         "Bo est de retour.",
     ]
+    assert french[9] == "Bo a quitté la table : un robot facile joue à sa place (retour possible)."

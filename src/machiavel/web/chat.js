@@ -3,6 +3,7 @@
 // spectators in the spectators'. Text is text: messages only ever become text nodes (h()).
 import { h, clear } from "./dom.js";
 import { t, getLang } from "./i18n.js";
+import { aBot } from "./clocks.js";
 import { playerBadge } from "./players.js";
 
 export const MAX_CHAT = 500; // characters; maxlength counts UTF-16 units, so never more code points
@@ -34,8 +35,8 @@ function timeOf(message) {
 // one stays as written.
 const TABLE = "table";
 const TABLE_SENTENCES = [
-  [/^(.+) ran out of time: a (\w+) bot plays for them \(they may come back\)$/, "table_ran_out"],
-  [/^(.+) left the table: a (\w+) bot plays for them \(they may come back\)$/, "table_left"],
+  [/^(.+) ran out of time: an? (\w+) bot plays for them \(they may come back\)$/, "table_ran_out"],
+  [/^(.+) left the table: an? (\w+) bot plays for them \(they may come back\)$/, "table_left"],
   [/^(.+) is back$/, "table_back"],
   [/^(.+) resigned$/, "table_resigned"],
   [/^the table was abandoned: nobody played$/, "table_abandoned"],
@@ -44,7 +45,7 @@ const TABLE_SENTENCES = [
 export function tableText(text) {
   for (const [pattern, key] of TABLE_SENTENCES) {
     const match = pattern.exec(text);
-    if (match) return t(key, { name: match[1], level: match[2] ? t("level." + match[2], {}, match[2]) : "" });
+    if (match) return t(key, { name: match[1], bot: match[2] ? aBot(match[2]) : "" });
   }
   return text;
 }

@@ -31,8 +31,14 @@ function isLow(seconds, full) {
   return seconds <= Math.max(LOW_SECONDS, full * LOW_SHARE);
 }
 
-function levelName(state) {
-  return state.stand_in_level ? t("level." + state.stand_in_level) : null;
+/** "a medium bot", "an easy bot" (articles differ by level and language); null if the
+ * state does not say the level. */
+export function aBot(level) {
+  return level ? t("a_bot." + level, {}, t("bot_level", { level })) : null;
+}
+
+function capitalized(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** A stand-in bot plays this page's own seat. */
@@ -111,8 +117,8 @@ export function seatClock(state, player) {
 export function standInMark(state, seat) {
   if (!seat.stand_in || state.is_over) return null;
   const name = seatName(state.seats, seat.player);
-  const level = levelName(state);
-  const text = level ? t("stand_in_plays", { level, name }) : t("stand_in_plays_any", { name });
+  const bot = aBot(state.stand_in_level);
+  const text = bot ? t("stand_in_plays", { bot, name }) : t("stand_in_plays_any", { name });
   return h("span", { class: "tag stand-in-tag", "data-player": seat.player }, text);
 }
 
@@ -132,11 +138,11 @@ function clockSummary(state) {
 export function standInBanner(page) {
   const state = page.state;
   if (!standingIn(state)) return null;
-  const level = levelName(state);
+  const bot = aBot(state.stand_in_level);
   return h(
     "section",
     { id: "stand-in-banner", class: "stand-in-banner", role: "alert" },
-    h("strong", {}, level ? t("stand_in_banner", { level }) : t("stand_in_banner_any")),
+    h("strong", {}, bot ? capitalized(t("stand_in_banner", { bot })) : t("stand_in_banner_any")),
     " ",
     h("span", {}, t("stand_in_banner_note")),
     " ",
@@ -163,11 +169,11 @@ function leaveControl(page) {
     return h("p", { class: "leave-table" }, h("button", { id: "leave", onclick: () => askToLeave(page, true) }, t("leave_table")));
   }
   const resigns = state.seats.length === 2; // the server ends a game of two: the other wins
-  const level = levelName(state) || t("level.medium");
+  const bot = aBot(state.stand_in_level || "medium");
   return h(
     "div",
     { id: "leave-confirm", class: "leave-confirm", role: "alertdialog", "aria-label": t("leave_table") },
-    h("p", {}, resigns ? t("leave_confirm_resign") : t("leave_confirm", { level })),
+    h("p", {}, resigns ? t("leave_confirm_resign") : capitalized(t("leave_confirm", { bot }))),
     h("button", { id: "leave-yes", class: "danger", onclick: () => leave(page) }, t(resigns ? "leave_yes_resign" : "leave_yes")),
     " ",
     h("button", { id: "leave-no", onclick: () => askToLeave(page, false) }, t("leave_no")),
