@@ -504,9 +504,9 @@ class GameService:
 
     @staticmethod
     def _seat_creator(records: list[SeatRecord], account: AccountRecord) -> None:
-        """The creator's seat: the one reserved for them, else the first human seat no
-        other account holds (a seat named at creation is the creator's own: named, it is
-        already claimed, and skipping it gave the creator's account an invitee's seat)."""
+        """The creator's seat: the one reserved for them, else the first human seat not
+        reserved for another account (a seat named at creation is the creator's own: the
+        lobby names the creator's seat)."""
         if any(r.account_id == account.id for r in records):
             return
         first = next((r for r in records if r.kind == "human" and r.account_id is None), None)
