@@ -32,7 +32,7 @@ LOG_KEYS = {"log": "en", "log_fr": "fr"}  # the log in each language (docs/serve
 # Keys of a payload about the table rather than the game's state: not the oracle's.
 TABLE_KEYS = {
     *("seats", "log_start", "rated", "chat", "rematch", "pace", "turn_since", "seed_chosen"),
-    *("clocks", "outcome"),
+    *("clocks", "outcome", "stand_in_level"),
 }
 
 

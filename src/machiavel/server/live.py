@@ -298,6 +298,7 @@ def build_payload(live: LiveGame, viewer: Viewer) -> JsonDict:
         "turn_since": None if over else iso_utc(live.turn_since),
         "clocks": live.clocks.payload() if live.clocks else None,
         "outcome": live.record.outcome,
+        "stand_in_level": live.record.stand_in_level,
     }
 
 

@@ -3,6 +3,7 @@
 // spectators in the spectators'. Text is text: messages only ever become text nodes (h()).
 import { h, clear } from "./dom.js";
 import { t, getLang } from "./i18n.js";
+import { aBot } from "./clocks.js";
 import { playerBadge } from "./players.js";
 
 export const MAX_CHAT = 500; // characters; maxlength counts UTF-16 units, so never more code points
@@ -29,9 +30,41 @@ function timeOf(message) {
   return h("time", { class: "chat-time muted", datetime: message.at, title: at.toLocaleString(getLang()) }, short);
 }
 
+// What the server says at the table (channel "table", docs/server.md "Clocks and absent
+// players"): English sentences of known shapes, shown in the page's language; an unknown
+// one stays as written.
+const TABLE = "table";
+const TABLE_SENTENCES = [
+  [/^(.+) ran out of time: an? (\w+) bot plays for them \(they may come back\)$/, "table_ran_out"],
+  [/^(.+) left the table: an? (\w+) bot plays for them \(they may come back\)$/, "table_left"],
+  [/^(.+) is back$/, "table_back"],
+  [/^(.+) resigned$/, "table_resigned"],
+  [/^the table was abandoned: nobody played$/, "table_abandoned"],
+];
+
+export function tableText(text) {
+  for (const [pattern, key] of TABLE_SENTENCES) {
+    const match = pattern.exec(text);
+    if (match) return t(key, { name: match[1], bot: match[2] ? aBot(match[2]) : "" });
+  }
+  return text;
+}
+
+/** A table event: a notice with its time, not a person's message. */
+function tableLine(message) {
+  return h(
+    "li",
+    { class: "chat-message table-notice", "data-number": message.number, "data-channel": message.channel, role: "note" },
+    timeOf(message),
+    " ",
+    h("span", { class: "chat-text" }, tableText(message.text)),
+  );
+}
+
 /** One message: time, badge (a seat's) and author, the channel if it is the spectators',
  * then the text, always as text. */
 export function chatLine(message) {
+  if (message.channel === TABLE) return tableLine(message);
   return h(
     "li",
     { class: `chat-message ${message.channel === SPECTATORS ? "from-spectator" : "from-player"}`, "data-number": message.number, "data-channel": message.channel },

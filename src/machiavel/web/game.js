@@ -11,6 +11,7 @@ import { boardOf } from "./games/index.js";
 import { gameState, gameLeft } from "./notify.js";
 import { turnNote } from "./turns.js";
 import { accountInviteForm } from "./invitations.js";
+import { seatClock, standInMark, standInBanner, tableControls, outcomeNote, keepClocksTicking, standingIn, quietWhileStoodIn } from "./clocks.js";
 
 export class GamePage {
   constructor(root, gameId, { token = null, spectate = false } = {}) {
@@ -134,6 +135,7 @@ export class GamePage {
   // ---- state --------------------------------------------------------------------------
   applyState(payload) {
     if (!payload || typeof payload.version !== "number") return;
+    payload = quietWhileStoodIn(payload); // no choices offered while a stand-in plays this seat
     if (this.state && payload.version < this.state.version) return; // an older push
     const start = payload.log_start || 0;
     if (start > this.log.length) {
@@ -408,13 +410,14 @@ export class GamePage {
     const chatScroll = this.chat.atBottom() ? null : this.chat.list.scrollTop; // before it moves
     const board = h("section", { class: "board-area", "aria-label": t("board") }, this.module.render(ctx));
     const onBoard = new Set([...board.querySelectorAll("[data-key]")].map((n) => n.dataset.key));
-    const mine = state.player !== null && state.to_move.includes(state.player);
+    const mine = state.player !== null && state.to_move.includes(state.player) && !standingIn(state);
     document.body.dataset.turn = state.is_over ? "over" : mine ? "mine" : "others";
     const page = h(
       "div",
       { class: "game-page", "data-game": state.game, "data-version": state.version },
       this.header(),
       h("div", { id: "notice", class: "notice-slot" }),
+      standInBanner(this),
       state.is_over ? this.endScreen() : null,
       h(
         "div",
@@ -428,6 +431,7 @@ export class GamePage {
           this.joinPrompt(),
           this.accountBox(),
           this.seatList(),
+          tableControls(this),
           this.invites(),
           this.allActions(),
           this.logPanel(state.seats),
@@ -444,6 +448,7 @@ export class GamePage {
     this.renderConnection();
     const list = this.root.querySelector(".log ol");
     if (list && wasAtBottom) list.scrollTop = list.scrollHeight;
+    keepClocksTicking(this.root); // the running clocks count down between two states
     this.firstRenderDone = true;
   }
 
@@ -479,7 +484,7 @@ export class GamePage {
     const me = state.player;
     let content;
     if (state.is_over) content = t("game_over");
-    else if (me !== null && state.to_move.includes(me)) {
+    else if (me !== null && state.to_move.includes(me) && !standingIn(state)) {
       const hint = this.module.hint ? this.module.hint(state.view, state.legal_actions) : null;
       content = [h("strong", {}, t("your_turn")), hint ? h("span", { class: "hint" }, " — ", hint) : null];
     } else if (state.to_move.length > 1) {
@@ -564,6 +569,8 @@ export class GamePage {
         seat.reserved ? h("span", { class: "muted reserved" }, ` (${t("invited")})`) : null,
         p === state.player ? h("span", { class: "tag" }, t("you")) : null,
         toMove ? h("span", { class: "thinking" }, t("to_move")) : null,
+        seatClock(state, p),
+        standInMark(state, seat),
         scores[p] !== undefined ? h("span", { class: "score" }, formatScore(scores[p])) : null,
         canJoin ? h("button", { class: "small", onclick: () => this.joinSeat(p) }, t("join_seat")) : null,
       );
@@ -696,6 +703,7 @@ export class GamePage {
       { id: "end-screen", class: "end-screen", role: "dialog", "aria-label": t("game_over") },
       h("h2", {}, t("game_over")),
       h("p", { class: "headline" }, headline),
+      outcomeNote(state),
       h(
         "table",
         { class: "scores" },

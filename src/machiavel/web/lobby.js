@@ -7,6 +7,7 @@ import { me, signedIn, myGames, accountPanel } from "./account.js";
 import { playerBadge, seatName } from "./players.js";
 import { paceTag, turnLine } from "./turns.js";
 import { seatAccountField } from "./invitations.js";
+import { defaultClock, clockFieldset, clockRequest } from "./clockform.js";
 
 const LEVELS = ["easy", "medium", "hard", "expert"];
 
@@ -18,6 +19,7 @@ export class LobbyPage {
     this.accountGames = []; // GET /api/me/games when signed in: your turn first
     // accounts: per seat, the name of an account invited to it ("" or absent: none)
     this.form = { game: null, players: null, options: {}, seats: [], accounts: [], sit: true, listed: true, pace: "live" };
+    this.clock = defaultClock(); // the clock and stand-in level of the new table (clockform.js)
     this.timer = null;
     this.error = null;
   }
@@ -152,6 +154,7 @@ export class LobbyPage {
       options.length ? h("fieldset", {}, h("legend", {}, t("options")), options) : null,
       h("fieldset", {}, h("legend", {}, t("seats")), h("ul", { class: "seat-list" }, seatRows)),
       this.paceField(),
+      clockFieldset(this.clock, this.catalog.levels || LEVELS, () => this.rerenderForm()),
       h("label", {}, h("input", { type: "checkbox", id: "new-sit", checked: this.form.sit, onchange: (e) => { this.form.sit = e.target.checked; if (this.form.sit) this.form.seats[0] = "human"; this.rerenderForm(); } }), " ", t("i_sit")),
       " ",
       h("label", {}, h("input", { type: "checkbox", id: "new-listed", checked: this.form.listed, onchange: (e) => { this.form.listed = e.target.checked; } }), " ", t("listed")),
@@ -224,7 +227,7 @@ export class LobbyPage {
       const account = this.form.accounts[i];
       return account ? { kind: "human", account } : { kind: "human" };
     });
-    const body = { game: this.form.game, players: this.form.players, options: this.form.options, seats, listed: this.form.listed, pace: this.form.pace };
+    const body = { game: this.form.game, players: this.form.players, options: this.form.options, seats, listed: this.form.listed, pace: this.form.pace, ...clockRequest(this.clock) };
     const { status, data } = await api("POST", "/api/games", body);
     if (status !== 201) {
       this.error = data.detail || t("error");

@@ -98,7 +98,7 @@ export function gameState(gameId, state) {
   if (state.player === null || state.player === undefined) return;
   update(gameId, {
     version: state.version,
-    mine: !state.is_over && state.to_move.includes(state.player),
+    mine: !state.is_over && state.to_move.includes(state.player) && !(state.seats[state.player] || {}).stand_in, // a stand-in's turn is not yours
     over: !!state.is_over,
     game: state.game,
   });
