@@ -45,7 +45,8 @@ def drop_database(url: str) -> None:
 
 
 def new_table(client: TestClient) -> tuple[str, list[str]]:
-    seats = [{"kind": "human"}, {"kind": "human"}]
+    # Named seats are taken at once: a first action then writes the action alone.
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
     answer = client.post("/api/games", json={"game": "tyrus", "seats": seats}, headers=SITE)
     assert answer.status_code == 201, answer.text
     created: dict[str, Any] = answer.json()

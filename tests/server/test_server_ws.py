@@ -218,7 +218,8 @@ def test_actions_may_come_over_the_socket(client: TestClient) -> None:
         ws.send_json({"action": state["legal_actions"][0], "version": 0})
         assert receive(ws)["version"] == 1
         assert receive(spectator)["version"] == 1
-        ws.send_json({"action": "S1 citadel", "version": 0})
+        # another action at the old version (the same one would be a duplicate: no answer)
+        ws.send_json({"action": state["legal_actions"][1], "version": 0})
         stale = receive(ws)["error"]
         assert stale["status"] == 409 and stale["state"]["version"] == 1
         for bad in ("not json", "[1]", '{"action": 3, "version": 1}'):

@@ -25,11 +25,10 @@ STUCK = 120.0
 SLOW_STAND_IN = "hard"
 
 
-def two_people(server: Any, seed: int, **extra: Any) -> tuple[str, list[str]]:
+def two_people(server: Any, **extra: Any) -> tuple[str, list[str]]:
     created = server.create(
         {
             "game": "tyrus",
-            "seed": seed,
             "seats": [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}],
             **extra,
         }
@@ -70,7 +69,7 @@ def test_a_seat_out_of_time_is_stood_in_and_taken_back(
     server: Any, open_page: Callable[..., Any], screenshot: Callable[..., None]
 ) -> None:
     clock = {"kind": "turn-based", "per_move": 2}
-    game_id, tokens = two_people(server, 11, clock=clock, stand_in=SLOW_STAND_IN)
+    game_id, tokens = two_people(server, clock=clock, stand_in=SLOW_STAND_IN)
     first = server.state(game_id)["to_move"][0]
     other = 1 - first
     mover = open_game(open_page, server, game_id, tokens[first])
@@ -155,7 +154,7 @@ def test_a_live_clock_from_the_lobby_counts_down(
 def test_leaving_a_game_of_two_resigns_it_on_both_pages(
     server: Any, open_page: Callable[..., Any], screenshot: Callable[..., None]
 ) -> None:
-    game_id, tokens = two_people(server, 12)
+    game_id, tokens = two_people(server)
     ada = open_game(open_page, server, game_id, tokens[0])
     bo = open_game(open_page, server, game_id, tokens[1], locale="fr-FR")
     ada.click("#leave")

@@ -177,8 +177,10 @@ def test_the_lobby_and_game_page_say_the_pace_and_whose_turn_since_when(
     server: Any, open_page: Callable[..., Any], screenshot: Callable[..., None]
 ) -> None:
     seats = [{"kind": "human", "name": "Cleo"}, {"kind": "human", "name": "Dan"}]
-    slow = server.create({"game": "tyrus", "seed": 7, "seats": seats, "pace": "turn-based"})
-    live = server.create({"game": "tyrus", "seed": 7, "seats": seats})
+    slow = server.create({"game": "tyrus", "seats": seats, "pace": "turn-based"})
+    live = server.create({"game": "tyrus", "seats": seats})
+    mover = seats[server.state(slow["id"])["to_move"][0]]["name"]  # the deal says who begins
+    live_mover = seats[server.state(live["id"])["to_move"][0]]["name"]
     since = server.state(slow["id"])["turn_since"]
     turn_began = datetime.fromisoformat(since.replace("Z", "+00:00"))
 
@@ -188,12 +190,12 @@ def test_the_lobby_and_game_page_say_the_pace_and_whose_turn_since_when(
     page.goto(server.base + "/")
     entry = page.locator(f'#running-games .game-entry[data-id="{slow["id"]}"]')
     expect(entry.locator(".pace-tag")).to_have_text("Turn-based")
-    expect(entry.locator(".turn-line")).to_contain_text("Dan's turn for ")
+    expect(entry.locator(".turn-line")).to_contain_text(f"{mover}'s turn for ")
     time_node = entry.locator(".turn-line time.since")
     assert time_node.get_attribute("datetime") == since
     assert time_node.get_attribute("title")  # the date and time itself, as a tooltip
     other = page.locator(f'#running-games .game-entry[data-id="{live["id"]}"]')
-    expect(other.locator(".turn-line")).to_contain_text("Dan's turn for ")
+    expect(other.locator(".turn-line")).to_contain_text(f"{live_mover}'s turn for ")
     expect(other.locator(".pace-tag")).to_have_count(0)  # live: the usual pace, no mark
     screenshot(page, "turn-based-lobby")
 
@@ -201,7 +203,7 @@ def test_the_lobby_and_game_page_say_the_pace_and_whose_turn_since_when(
     # follows on its own.
     page.goto(f"{server.base}/#/game/{slow['id']}?spectate=1")
     note = page.locator("#turn-note")
-    expect(note.locator(".turn-line")).to_contain_text("Dan's turn for ")
+    expect(note.locator(".turn-line")).to_contain_text(f"{mover}'s turn for ")
     asked: list[str] = []
 
     def record(request: Request) -> None:
@@ -209,12 +211,12 @@ def test_the_lobby_and_game_page_say_the_pace_and_whose_turn_since_when(
 
     page.on("request", record)
     page.clock.pause_at(turn_began + timedelta(minutes=30))
-    expect(note.locator(".turn-line")).to_contain_text("Dan's turn for 30 minutes")
+    expect(note.locator(".turn-line")).to_contain_text(f"{mover}'s turn for 30 minutes")
     page.clock.fast_forward("02:30:00")
-    expect(note.locator(".turn-line")).to_contain_text("Dan's turn for 3 hours")
+    expect(note.locator(".turn-line")).to_contain_text(f"{mover}'s turn for 3 hours")
     page.click('button[data-lang="fr"]')
     expect(note).to_contain_text("Au tour par tour au tour de")
-    expect(note).to_contain_text("Dan depuis 3 heures")
+    expect(note).to_contain_text(f"{mover} depuis 3 heures")
     page.click('button[data-lang="en"]')
     page.remove_listener("request", record)
     assert asked == []  # the text is redrawn from the time, the server is not asked again
