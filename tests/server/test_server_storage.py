@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import event
 
 import machiavel
 from machiavel.core.contract import Setup
@@ -161,6 +162,41 @@ def test_an_action_is_never_stored_twice(any_database_url: str) -> None:
         assert repository.load("nothing") is None
     finally:
         repository.close()
+
+
+def test_a_game_loaded_while_another_process_plays_it_is_not_damaged(
+    any_database_url: str,
+) -> None:
+    """Another process stores an action between the reads of a load (exactly then: an
+    event of the reading engine writes it): the load gives one consistent version."""
+    reader, writer = Repository(any_database_url), Repository(any_database_url)
+    try:
+        record = GameRecord(
+            id="g1",
+            game="tyrus",
+            players=2,
+            seed=1,
+            options={"memory_mode": False},
+            seats=(SeatRecord(0, "human"), SeatRecord(1, "human")),
+        )
+        writer.create_game(record)
+        writer.append_action("g1", 1, 0, "a1", False)
+        moves = iter([(2, 1, "a2"), (3, 0, "a3")])
+
+        def play_meanwhile(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+            if "FROM actions" in statement:  # between the game row and its version again
+                move = next(moves, None)
+                if move is not None:
+                    writer.append_action("g1", move[0], move[1], move[2], False)
+
+        event.listen(reader.engine, "before_cursor_execute", play_meanwhile)
+        loaded = reader.load("g1")
+        assert loaded is not None
+        found, actions = loaded
+        assert found.version == len(actions) == 3  # read again once the moves stopped
+    finally:
+        reader.close()
+        writer.close()
 
 
 def test_database_urls() -> None:

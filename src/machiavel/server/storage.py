@@ -604,19 +604,12 @@ class Repository:
     def _load(self, game_id: str) -> tuple[GameRecord, list[tuple[int, str]]] | None:
         with self.engine.connect() as conn:
             try:
-                row = conn.execute(select(GameRow).where(GameRow.id == game_id)).first()
-                if row is None:
-                    return None
-                seats = conn.execute(
-                    select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.player)
-                ).all()
-                actions = conn.execute(
-                    select(ActionRow.number, ActionRow.player, ActionRow.action)
-                    .where(ActionRow.game_id == game_id)
-                    .order_by(ActionRow.number)
-                ).all()
+                read = _read_game(conn, game_id)
             except ROW_DAMAGE as error:
                 raise unreadable_row(game_id, error) from None
+        if read is None:
+            return None
+        row, seats, actions = read
         record = _checked_record(row, seats)
         stored = [(a.player, a.action) for a in actions]
         check_actions(record, [a.number for a in actions], stored)
@@ -1275,6 +1268,41 @@ def _seats_of(conn: Connection, rows: Sequence[Any]) -> dict[str, list[Any]]:
     for seat in seats:
         by_game.setdefault(seat.game_id, []).append(seat)
     return by_game
+
+
+LOAD_ATTEMPTS = 5  # reads of a game being played elsewhere before settling for one
+
+
+def _read_game(conn: Connection, game_id: str) -> tuple[Any, list[Any], list[Any]] | None:
+    """A game's row, seats and actions as of one version. The reads are separate
+    statements, and another process may store an action between them; the version read
+    again after the actions tells (an action and its version are one transaction): read
+    again until it has not moved, and at worst keep the actions up to the row's version."""
+    row: Any = None
+    seats: list[Any] = []
+    actions: list[Any] = []
+    for _ in range(LOAD_ATTEMPTS):
+        row = conn.execute(select(GameRow).where(GameRow.id == game_id)).first()
+        if row is None:
+            return None
+        seats = list(
+            conn.execute(
+                select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.player)
+            ).all()
+        )
+        actions = list(
+            conn.execute(
+                select(ActionRow.number, ActionRow.player, ActionRow.action)
+                .where(ActionRow.game_id == game_id)
+                .order_by(ActionRow.number)
+            ).all()
+        )
+        again = conn.execute(select(GameRow.version).where(GameRow.id == game_id)).scalar()
+        if again == row.version:
+            return row, seats, actions
+    if isinstance(row.version, int):
+        actions = [a for a in actions if a.number <= row.version]
+    return row, seats, actions
 
 
 def _checked_record(row: Any, seats: Sequence[Any]) -> GameRecord:
