@@ -178,12 +178,15 @@ class SeatClocks:
         return {
             **self.spec.to_json(),
             "left": [round(self.left[seat] if live else self.spec.per_move, 3) for seat in seats],
-            "deadlines": [iso(d) if d else None for d in deadlines],
-            "deadline": iso(min(running)) if running else None,
+            "deadlines": [iso_utc(d) if d else None for d in deadlines],
+            "deadline": iso_utc(min(running)) if running else None,
         }
 
 
-def iso(moment: datetime) -> str:
+def iso_utc(moment: datetime) -> str:
+    """ISO 8601 in UTC with a Z (naive moments, as SQLite gives them back, are UTC)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 

@@ -14,12 +14,12 @@ import logging
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 
 from machiavel.core.contract import LANGUAGES, Game, JsonDict, Setup, State
 from machiavel.core.errors import CorruptState, IllegalAction, InvalidSetup
 from machiavel.server.chat import ChatMessage, RecentChat, readable
-from machiavel.server.clocks import ClockSpec, SeatClocks
+from machiavel.server.clocks import ClockSpec, SeatClocks, iso_utc
 from machiavel.server.jsontext import dumps, loads
 from machiavel.server.storage import GameRecord, SeatRecord
 
@@ -308,13 +308,6 @@ def clocks_of(record: GameRecord) -> SeatClocks | None:
         return None
     spec = ClockSpec.read(record.clock)
     return SeatClocks.from_json(spec, record.players, record.clock_state)
-
-
-def iso_utc(moment: datetime) -> str:
-    """ISO 8601 in UTC with a Z (naive moments, as SQLite gives them back, are UTC)."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
 def rebuild(spec: Game, record: GameRecord, actions: Sequence[tuple[int, str]]) -> LiveGame:

@@ -41,7 +41,7 @@ from machiavel.server.chat import (
     clean_text,
     readable,
 )
-from machiavel.server.clocks import ClockRefused, ClockSpec, SeatClocks, read_abandon
+from machiavel.server.clocks import ClockRefused, ClockSpec, SeatClocks, iso_utc, read_abandon
 from machiavel.server.damage import DamagedGame
 from machiavel.server.jsontext import dumps
 from machiavel.server.live import (
@@ -50,7 +50,6 @@ from machiavel.server.live import (
     LiveGame,
     Viewer,
     hash_token,
-    iso_utc,
     new_token,
     rebuild,
 )
@@ -841,15 +840,7 @@ class GameService:
 
     async def _table_event(self, live: LiveGame, text: str, player: int | None) -> None:
         """Say at the table what happened to it (the chat's ``table`` channel). Lock held."""
-        message = ChatMessage(
-            live.chat.last_number + 1,
-            TABLE,
-            player,
-            TABLE_NAME,
-            text,
-            datetime.now(UTC),
-            live.state.version,
-        )
+        message = next_message(live, TABLE, player, TABLE_NAME, text)
         try:
             await self.writer.write(NewChat(live.id, message))
         except Exception as error:  # the event happened; only its line is lost
@@ -1315,15 +1306,7 @@ class GameService:
             name = names.get(account, SPECTATOR_NAME)
         else:
             name = SPECTATOR_NAME
-        message = ChatMessage(
-            live.chat.last_number + 1,
-            written,
-            viewer,
-            name,
-            cleaned,
-            datetime.now(UTC),
-            live.state.version,
-        )
+        message = next_message(live, written, viewer, name, cleaned)
         from sqlalchemy.exc import IntegrityError
 
         try:
@@ -1814,6 +1797,21 @@ def clean_name(name: str) -> str:
     if any(unicodedata.category(c).startswith("C") for c in name):
         raise ApiError(400, "a name cannot contain control characters")
     return name
+
+
+def next_message(
+    live: LiveGame, channel: str, player: int | None, name: str, text: str
+) -> ChatMessage:
+    """The game's next chat message (numbered after the last, at its current version)."""
+    return ChatMessage(
+        live.chat.last_number + 1,
+        channel,
+        player,
+        name,
+        text,
+        datetime.now(UTC),
+        live.state.version,
+    )
 
 
 def table_owner(record: GameRecord) -> str:
