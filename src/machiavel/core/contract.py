@@ -194,12 +194,52 @@ class State(ABC):
         A line tells ``viewer`` nothing their view will not show once the action is
         applied, in every language.
         """
-        if language not in LANGUAGES:
-            raise ValueError(
-                f"no log in language {language!r}: the languages are {', '.join(LANGUAGES)}"
-            )
+        _check_language(language)
         # Every spelling ``apply`` accepts reads as the canonical action it plays.
         return self._describe(player, self.normalize_action(action), viewer, language)
+
+    def _events(
+        self, before: State, player: int, action: str, viewer: int | None, language: str
+    ) -> list[str]:
+        """``events`` for a language known to be one of ``LANGUAGES``. The default: none."""
+        return []
+
+    def events(
+        self, before: State, player: int, action: str, viewer: int | None, language: str = "en"
+    ) -> list[str]:
+        """What followed ``action`` of ``player``, beyond the action itself, in lines of
+        words for ``viewer`` in ``language``: an election's result with its arithmetic, a
+        count, a round's scoring, a death, an elimination. ``self`` is the state after the
+        action, ``before`` a copy of the state it was played on.
+
+        Like ``describe``, a line tells ``viewer`` nothing their view does not show.
+        """
+        _check_language(language)
+        return self._events(before, player, action, viewer, language)
+
+    def _marks(self, before: State, player: int, action: str) -> JsonDict:
+        """``marks``; the default marks nothing."""
+        return {}
+
+    def marks(self, before: State, player: int, action: str) -> JsonDict:
+        """Where the page marks the move just played (``self`` after it, ``before`` a copy
+        of the state it was played on), as JSON-safe data that every viewer may see:
+        Djambi's path and corpse square, Tyros's route and what was built... Each game
+        documents its keys (docs/games/<game>.md)."""
+        return self._marks(before, player, action)
+
+    def _ending(self, language: str) -> str:
+        """``ending`` for a game that is over, in a language of ``LANGUAGES``."""
+        winners = ", ".join(str(p) for p in self.winners)
+        if language == "fr":
+            return f"Partie terminée ; gagnant : joueur {winners}."
+        return f"The game is over; winner: player {winners}."
+
+    def ending(self, language: str = "en") -> str | None:
+        """Why the game ended and by what margin, in a sentence or two (None while it goes
+        on). Tie-breaks are named only when one decided the game."""
+        _check_language(language)
+        return self._ending(language) if self.is_over else None
 
     def _resample(self: StateT, player: int, rng: Rng) -> StateT:
         """``resample`` for a valid player: games with hidden information override this; a
@@ -450,6 +490,13 @@ class Game(ABC):
 
     def __repr__(self) -> str:
         return f"<game {self.id}: {self.title}, {self.min_players}-{self.max_players} players>"
+
+
+def _check_language(language: str) -> None:
+    if language not in LANGUAGES:
+        raise ValueError(
+            f"no log in language {language!r}: the languages are {', '.join(LANGUAGES)}"
+        )
 
 
 def _parse_record(data: JsonDict | str | bytes, game_id: str) -> JsonDict:

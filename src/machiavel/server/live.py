@@ -18,6 +18,7 @@ from datetime import datetime
 
 from machiavel.core.contract import LANGUAGES, Game, JsonDict, Setup, State
 from machiavel.core.errors import CorruptState, IllegalAction, InvalidSetup
+from machiavel.core.narration import Told, describe_all, narrate
 from machiavel.server.chat import ChatMessage, RecentChat, readable
 from machiavel.server.clocks import ClockSpec, SeatClocks, iso_utc
 from machiavel.server.jsontext import dumps, loads
@@ -29,8 +30,6 @@ Viewer = int | None  # a player number, or None for a spectator
 MAX_QUEUED_PUSHES = 64
 # The payload key of the log in each language: "log" (English), "log_fr"...
 LOG_KEYS = tuple("log" if i == 0 else f"log_{lang}" for i, lang in enumerate(LANGUAGES))
-# What the log says of an action an engine cannot describe.
-NEUTRAL_LINES = {"en": "player {player} played", "fr": "joueur {player} a joué"}
 
 
 def new_token() -> str:
@@ -51,51 +50,13 @@ def seat_of_token(seats: Sequence[SeatRecord], token: str) -> int | None:
     return found
 
 
-class LogLines:
-    """The log line of one action as each viewer saw it, in every language (``LANGUAGES``).
-
-    ``lines[language]`` is one string when all viewers saw the same, else one per viewer
-    (players, then spectators).
-    """
-
-    __slots__ = ("lines",)
-
-    def __init__(self, lines: Sequence[Sequence[str]]) -> None:
-        self.lines: tuple[tuple[str, ...], ...] = tuple([_shared(each) for each in lines])
-
-    def for_viewer(self, viewer: Viewer, players: int, language: int = 0) -> str:
-        """The line ``viewer`` reads in ``LANGUAGES[language]``."""
-        lines = self.lines[language]
-        if len(lines) == 1:
-            return lines[0]
-        return lines[players if viewer is None else viewer]
+LogLines = Told  # one action's log entry and marks (core/narration.py)
 
 
-def _shared(lines: Sequence[str]) -> tuple[str, ...]:
-    first = lines[0]
-    return (first,) if lines.count(first) == len(lines) else tuple(lines)
-
-
-def describe_for_all(state: State, player: int, action: str) -> LogLines:
-    """How the action about to be played reads for each player, then for spectators, in
-    each language.
-
-    An engine that cannot describe an action gets a neutral line: a log line must never be
-    the reason a legal action is refused, nor leak what ``describe`` would have hidden.
-    """
-    viewers: list[Viewer] = [*range(state.players), None]
-    describe = state.describe
-    try:
-        return LogLines(
-            [[describe(player, action, v, language) for v in viewers] for language in LANGUAGES]
-        )
-    except Exception:  # the action may be malformed: apply() will say why
-        return LogLines(
-            [
-                [NEUTRAL_LINES.get(language, NEUTRAL_LINES["en"]).format(player=player)]
-                for language in LANGUAGES
-            ]
-        )
+def describe_for_all(state: State, player: int, action: str) -> Told:
+    """How the action about to be played reads for each viewer, in each language (a
+    neutral line if the engine cannot say it), without playing it."""
+    return Told.of(describe_all(state, player, action))
 
 
 @dataclass(eq=False)
@@ -178,9 +139,7 @@ class LiveGame:
     def play(self, player: int, action: str) -> str:
         """Apply an action and log it (``IllegalAction`` if refused); its canonical spelling."""
         state = self.state
-        lines = describe_for_all(state, player, state.normalize_action(action))
-        state.apply(player, action)
-        self.log.append(lines)
+        self.log.append(narrate(state, player, action))
         self.changed()
         return state.history[-1][1]
 
@@ -203,6 +162,7 @@ class LiveGame:
             logs: JsonDict = {"log_start": start}
             for language, name in enumerate(LOG_KEYS):
                 logs[name] = self._log_lines(viewer, start, language)
+            logs["marks"] = [entry.marks for entry in self.log[start:]]
             if start == 0:  # a whole state carries the chat; later ones come as pushes
                 logs["chat"] = self.chat_json(viewer)
             text = f"{self._base(viewer)[:-1]},{dumps(logs)[1:]}"
@@ -298,8 +258,14 @@ def build_payload(live: LiveGame, viewer: Viewer) -> JsonDict:
         "turn_since": None if over else iso_utc(live.turn_since),
         "clocks": live.clocks.payload() if live.clocks else None,
         "outcome": live.record.outcome,
+        "ending": _ending(state) if state.is_over else None,
         "stand_in_level": live.record.stand_in_level,
     }
+
+
+def _ending(state: State) -> dict[str, str | None]:
+    """Why the game ended, in each language (``State.ending``)."""
+    return {language: state.ending(language) for language in LANGUAGES}
 
 
 def clocks_of(record: GameRecord) -> SeatClocks | None:
@@ -319,13 +285,11 @@ def rebuild(spec: Game, record: GameRecord, actions: Sequence[tuple[int, str]]) 
         raise CorruptState(f"game {record.id}: the stored setup is invalid: {error}") from error
     log: list[LogLines] = []
     for number, (player, action) in enumerate(actions, start=1):
-        lines = describe_for_all(state, player, action)
         try:
-            state.apply(player, action)
+            log.append(narrate(state, player, action))
         except IllegalAction as error:
             raise CorruptState(
                 f"game {record.id}: stored action #{number} ({action!r} by player {player}) "
                 f"is illegal: {error}"
             ) from error
-        log.append(lines)
     return LiveGame(record, state, log)

@@ -19,12 +19,12 @@ from collections.abc import Sequence
 
 from machiavel.core.contract import Game, JsonDict, Setup, State
 from machiavel.core.errors import IllegalAction
+from machiavel.core.narration import narrate
 from machiavel.server.live import (
     LOG_KEYS,
     LiveGame,
     LogLines,
     Viewer,
-    describe_for_all,
     seat_of_token,
 )
 from machiavel.server.storage import GameRecord
@@ -141,9 +141,8 @@ def examine(
     log: list[LogLines] = []
     reason = detail = ""
     for number, (player, action) in enumerate(actions, start=1):
-        lines = describe_for_all(state, player, action)
         try:
-            state.apply(player, action)
+            lines = narrate(state, player, action)
         except IllegalAction as error:
             reason = f"action #{number}, by player {player}, is illegal"
             detail = f"action #{number} ({action!r} by player {player}) is illegal: {error}"

@@ -23,6 +23,7 @@ from typing import Any
 from machiavel.bots import LEVELS
 from machiavel.core.contract import LANGUAGES, Game, JsonDict
 from machiavel.core.errors import IllegalAction, InvalidSetup, UnknownGame
+from machiavel.core.narration import narrate
 from machiavel.core.registry import game as registered_game
 from machiavel.core.rng import random_seed
 from machiavel.server import ratings
@@ -1759,10 +1760,12 @@ def _replay_at(
 
     state = spec.state_from_setup(Setup(record.game, record.players, record.seed, record.options))
     logs: list[list[str]] = [[] for _ in LANGUAGES]
+    marks: list[JsonDict] = []
     for player, action in history[:step]:
-        for language, lines in zip(LANGUAGES, logs, strict=True):
-            lines.append(state.describe(player, action, player, language))  # as its author saw it
-        state.apply(player, action)
+        told = narrate(state, player, action)
+        for language, lines in enumerate(logs):
+            lines.append(told.for_viewer(player, state.players, language))  # as its author saw it
+        marks.append(told.marks)
     return {
         "id": record.id,
         "game": record.game,
@@ -1770,6 +1773,8 @@ def _replay_at(
         "steps": len(history),
         "actions": [[p, a] for p, a in history],
         **dict(zip(LOG_KEYS, logs, strict=True)),
+        "marks": marks,
+        "ending": {language: state.ending(language) for language in LANGUAGES},
         "views": [state.view(p) for p in range(state.players)],
         "spectator": state.view(None),
         "seats": [s.public() for s in record.seats],

@@ -906,6 +906,20 @@ function initialLang() {
 let lang = initialLang();
 document.documentElement.lang = lang;
 
+/**
+ * Add a feature's words (one object per language, keys not yet known): each feature keeps
+ * its texts in its own module (e.g. rules-words.js) and registers them when imported, so
+ * that features grow their words without touching this file.
+ */
+export function addWords(words) {
+  for (const language of LANGS) {
+    for (const [key, text] of Object.entries(words[language] || {})) {
+      if (key in DICTIONARIES[language]) throw new Error(`the word ${key} (${language}) is defined twice`);
+      DICTIONARIES[language][key] = text;
+    }
+  }
+}
+
 export function getLang() {
   return lang;
 }
