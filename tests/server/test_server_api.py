@@ -21,7 +21,7 @@ STATE_KEYS = {"version", "view", "to_move", "legal_actions", "is_over", "winners
 EXTRA_KEYS = {
     *("id", "game", "player", "seats", "log_start", "log", "log_fr", "rated"),
     *("chat", "rematch", "pace", "turn_since", "clocks", "outcome", "seed_chosen"),
-    "stand_in_level",
+    *("stand_in_level", "marks", "ending"),
 }
 
 

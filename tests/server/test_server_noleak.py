@@ -178,6 +178,7 @@ def expected_payloads(
         (viewer, language): [] for viewer in viewers for language in LANGUAGES
     }
     expected: dict[tuple[int, int | None], Payload] = {}
+    marks: list[Payload] = []
     states: dict[int, State] = {}
     for version in range(len(actions) + 1):
         if version in wanted:
@@ -195,12 +196,22 @@ def expected_payloads(
                     "player": viewer,
                     # all lines, in every language: sliced at log_start below
                     **{key: list(logs[(viewer, lang)]) for key, lang in LOG_KEYS.items()},
+                    "marks": list(marks),
+                    "ending": (
+                        {language: state.ending(language) for language in LANGUAGES}
+                        if state.is_over
+                        else None
+                    ),
                 }
         if version < len(actions):
             player, action = actions[version]
-            for viewer, language in logs:
-                logs[(viewer, language)].append(state.describe(player, action, viewer, language))
+            before = state.clone()
+            said = {key: state.describe(player, action, *key) for key in logs}
             state.apply(player, action)
+            for (viewer, language), line in said.items():
+                events = state.events(before, player, action, viewer, language)
+                logs[(viewer, language)].append("\n".join([line, *events]))
+            marks.append({"player": player, **state.marks(before, player, action)})
     return expected, states
 
 
@@ -222,7 +233,7 @@ def test_every_payload_is_exactly_what_its_seat_may_see(
         assert payload["seed_chosen"] is False
         wanted_payload = dict(expected[(version, viewer)])
         assert 0 <= payload["log_start"] <= version
-        for key in LOG_KEYS:
+        for key in (*LOG_KEYS, "marks"):
             wanted_payload[key] = wanted_payload[key][payload["log_start"] :]
         assert got == wanted_payload, f"{game} v{version} viewer {viewer}"
         for seat, asked in zip(payload["seats"], seats, strict=True):
