@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 
 import machiavel
 from machiavel.core.contract import HIDDEN_ACTION, LANGUAGES, Game, State
+from machiavel.core.errors import IllegalAction
+from machiavel.core.narration import narrate
 from machiavel.core.playout import random_playout, random_step
 from machiavel.core.rng import Rng
 
@@ -292,3 +294,45 @@ def test_describe_speaks_every_language_and_refuses_others(game_id: str) -> None
     for language in ("de", "EN", "", None):
         with pytest.raises(ValueError, match="language"):
             state.describe(mover, action, mover, language)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("game_id", "players"), SETUPS)
+@settings(max_examples=3, deadline=None)
+@given(seed=seeds)
+def test_a_told_game_says_what_followed_marks_it_and_why_it_ended(
+    game_id: str, players: int, seed: int
+) -> None:
+    """Every action of a whole random game, told: one log entry per viewer and language
+    whose first line is ``describe``'s, JSON-safe marks naming the mover, and a reason for
+    the end in every language once (and only once) the game is over."""
+    state = machiavel.game(game_id).new(players, seed=seed)
+    rng = Rng(seed)
+    while not state.is_over:
+        assert all(state.ending(language) is None for language in LANGUAGES)
+        mover = rng.choice(list(state.to_move))
+        action = rng.choice(state.legal_actions(mover))
+        first_lines = [state.describe(mover, action, mover, language) for language in LANGUAGES]
+        told = narrate(state, mover, action)
+        for language, first in enumerate(first_lines):
+            for viewer in [None, *range(players)]:
+                entry = told.for_viewer(viewer, players, language)
+                assert all(line.strip() for line in entry.split("\n")), entry
+            assert told.for_viewer(mover, players, language).split("\n")[0] == first
+        assert told.marks["player"] == mover
+        assert json.loads(json.dumps(told.marks)) == told.marks
+    for language in LANGUAGES:
+        ending = state.ending(language)
+        assert ending and ending.strip()
+    assert state.ending("en") != state.ending("fr")
+    with pytest.raises(ValueError, match="language"):
+        state.ending("de")
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_an_illegal_action_told_changes_nothing(game_id: str) -> None:
+    spec = machiavel.game(game_id)
+    state = spec.new(spec.min_players, seed=11)
+    before = json.dumps(state.to_json(), sort_keys=True)
+    with pytest.raises(IllegalAction):
+        narrate(state, state.to_move[0], "no such action")
+    assert json.dumps(state.to_json(), sort_keys=True) == before
