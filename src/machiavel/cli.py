@@ -15,6 +15,7 @@ from machiavel.bots import BOTS, bot
 from machiavel.bots.base import Bot
 from machiavel.core.contract import State
 from machiavel.core.errors import IllegalAction, MachiavelError
+from machiavel.core.narration import narrate
 from machiavel.core.registry import game, games
 from machiavel.serving import SettingError, settings_from
 from machiavel.serving import add_arguments as add_connection_arguments
@@ -184,8 +185,7 @@ def _game_loop(
         for player in state.to_move:
             if player in bots:
                 action = bots[player].choose(state.seat(player))
-                out(state.describe(player, action, human))
-                state.apply(player, action)
+                out(narrate(state, player, action).for_viewer(human, state.players))
                 break
         else:
             if shown_version != state.version:
@@ -199,9 +199,14 @@ def _game_loop(
                 _list_actions(state, human, out)
                 continue
             try:
-                state.apply(human, entered)
+                told = narrate(state, human, entered)
             except IllegalAction as error:
                 out(f"Not accepted: {error}")
+                continue
+            events = told.for_viewer(human, state.players).split("\n")[1:]
+            for line in events:  # what followed the human's own move (an election...)
+                out(line)
+    out(state.ending() or "")
     return True
 
 
