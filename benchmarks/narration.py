@@ -20,6 +20,7 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 
 import machiavel
 from machiavel.core.narration import describe_all, narrate
@@ -51,6 +52,11 @@ def replay_with(
         state.apply(player, action)
 
 
+def replay_all(game: str, players: int, found: list[list[tuple[int, str]]], how: str) -> None:
+    for seed, history in enumerate(found):
+        replay_with(game, players, seed, history, how)
+
+
 def per_action_us(run: Callable[[], None], actions: int, runs: int) -> float:
     times = []
     for _ in range(runs):
@@ -69,14 +75,10 @@ def main() -> None:
     for game, players in GAMES.items():
         found = histories(game, players, args.games)
         actions = sum(len(h) for h in found)
-        figures = []
-        for how in ("apply", "describe", "narrate"):
-
-            def run(how: str = how) -> None:
-                for seed, history in enumerate(found):
-                    replay_with(game, players, seed, history, how)
-
-            figures.append(per_action_us(run, actions, args.runs))
+        figures = [
+            per_action_us(partial(replay_all, game, players, found, how), actions, args.runs)
+            for how in ("apply", "describe", "narrate")
+        ]
         apply_us, describe_us, narrate_us = figures
         print(f"{game:8} {actions:8} {apply_us:9.1f} {describe_us:12.1f} {narrate_us:11.1f}")
 
