@@ -170,3 +170,23 @@ def test_the_boards_explain_themselves(
         "14 / 7 / 4 / 2",
     ]
     screenshot(page, "guildes-count-with-values")
+
+
+def test_the_rules_pages_draw_under_the_content_security_policy(
+    server: Any, open_page: Callable[..., Any]
+) -> None:
+    """No inline style or script in the pictures and help: not one violation."""
+    watched = open_page(under_csp=True)
+    page = watched.page
+    page.add_init_script(
+        "window.__violations = [];"
+        "document.addEventListener('securitypolicyviolation',"
+        " (e) => window.__violations.push(e.violatedDirective));"
+    )
+    for game in GAMES:
+        page.goto(f"{server.base}/#/rules/{game}")
+        page.wait_for_selector(f'.rules-page[data-game="{game}"] svg.board')
+        assert page.evaluate("window.__violations") == []
+    page.goto(f"{server.base}/#/rules/chess")
+    page.wait_for_selector(".rules-page .error")
+    assert watched.errors == []
