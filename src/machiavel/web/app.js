@@ -5,12 +5,14 @@
 //   #/replay/ID[?step=N]     a finished game, step by step
 //   #/ratings/GAME           a game's leaderboard
 //   #/players/NAME           a player's ratings and recent rated games
+//   #/rules/GAME             a game's rules (the "?" of a game page opens it in a new tab)
 import { h, clear } from "./dom.js";
 import { RatingsPage, PlayerPage } from "./ratings.js";
 import { t, getLang, setLang, LANGS } from "./i18n.js";
 import { LobbyPage } from "./lobby.js";
 import { GamePage } from "./game.js";
 import { ReplayPage } from "./replay.js";
+import { RulesPage } from "./rules.js";
 import { startNotifier } from "./notify.js";
 
 let page = null;
@@ -32,6 +34,8 @@ function route() {
     page = new ReplayPage(root, parts[1], step);
   } else if (parts[0] === "ratings" && parts[1]) {
     page = new RatingsPage(root, parts[1]);
+  } else if (parts[0] === "rules" && parts[1]) {
+    page = new RulesPage(root, parts[1]);
   } else if (parts[0] === "players" && parts[1]) {
     page = new PlayerPage(root, parts[1]);
   } else {

@@ -8,6 +8,7 @@ import { h, clear, redrawKeepingTyping } from "./dom.js";
 import { t, logEntries, logLine } from "./i18n.js";
 import { playerLabel, seatName, playerBadge, logText } from "./players.js";
 import { boardOf } from "./games/index.js";
+import { rulesLink } from "./rules.js";
 import { gameState, gameLeft } from "./notify.js";
 import { turnNote } from "./turns.js";
 import { accountInviteForm } from "./invitations.js";
@@ -459,6 +460,7 @@ export class GamePage {
       { class: "game-head" },
       h("a", { href: "#/", class: "back" }, "← ", t("lobby")),
       h("h2", {}, t(`game.${state.game}`), " ", h("span", { class: "muted game-id" }, state.id)),
+      rulesLink(state.game),
       h("span", { id: "connection", class: "connection" }),
       state.player === null ? h("span", { class: "tag" }, t("spectating")) : h("span", { class: "tag" }, t("you_are"), " ", playerLabel(state.seats, state.player)),
       state.is_over ? h("a", { href: `#/replay/${encodeURIComponent(state.id)}`, class: "button" }, t("replay")) : null,

@@ -2,7 +2,8 @@
 import { api, gamePath, mySeats, rememberSeat, rememberInvites, rememberHost, myName, rememberName } from "./api.js";
 import { h, clear } from "./dom.js";
 import { ratingsLinks } from "./ratings.js";
-import { t } from "./i18n.js";
+import { t, languagesOf, getLang } from "./i18n.js";
+import { rulesHref } from "./rules.js";
 import { me, signedIn, myGames, accountPanel } from "./account.js";
 import { playerBadge, seatName } from "./players.js";
 import { paceTag, turnLine } from "./turns.js";
@@ -150,7 +151,7 @@ export class LobbyPage {
       { class: "panel new-table", id: "new-table" },
       h("h2", {}, t("new_table")),
       h("div", { class: "form-row" }, h("label", {}, t("game"), " ", gameSelect), " ", h("label", {}, t("players"), " ", playersSelect)),
-      h("p", { class: "muted summary" }, spec.summary.split("\n")[0]),
+      this.summary(spec),
       options.length ? h("fieldset", {}, h("legend", {}, t("options")), options) : null,
       h("fieldset", {}, h("legend", {}, t("seats")), h("ul", { class: "seat-list" }, seatRows)),
       this.paceField(),
@@ -163,21 +164,45 @@ export class LobbyPage {
     );
   }
 
+  /** The game's summary, whole and in the page's language, and a link to its rules. The
+   * server's summary (English, with the engine's action syntax) is the fallback only. */
+  summary(spec) {
+    const key = `summary.${spec.id}`;
+    const text = languagesOf(key).includes(getLang()) ? t(key) : spec.summary;
+    return h(
+      "p",
+      { class: "muted summary", "data-game": spec.id },
+      text,
+      " ",
+      h("a", { href: rulesHref(spec.id), class: "rules-from-lobby", "data-game": spec.id }, t("rules.link"), " →"),
+    );
+  }
+
+  /** An option's label says what it does (rules-words.js: option.GAME.NAME); its tooltip
+   * says more, with the ruling's id (option_help.GAME.NAME). */
+  optionLabel(option) {
+    const game = this.form.game;
+    const label = `option.${game}.${option.name}`;
+    const help = `option_help.${game}.${option.name}`;
+    const text = languagesOf(label).length ? t(label) : t(`opt.${game}.${option.name}`, {}, option.description);
+    return { text, title: languagesOf(help).length ? t(help) : option.description };
+  }
+
   optionField(option) {
     const id = `opt-${option.name}`;
-    const text = t(`opt.${this.form.game}.${option.name}`, {}, option.description);
+    const { text, title } = this.optionLabel(option);
     const value = this.form.options[option.name];
     const choices = option.choices;
     let input;
     if (choices && choices.length === 2 && choices.includes(true) && choices.includes(false)) {
       input = h("input", { type: "checkbox", id, checked: !!value, onchange: (e) => { this.form.options[option.name] = e.target.checked; } });
-      return h("label", { class: "option" }, input, " ", text);
+      return h("label", { class: "option", title }, input, " ", text);
     }
     if (choices) {
       input = h(
         "select",
         { id, onchange: (e) => { this.form.options[option.name] = choices[e.target.selectedIndex]; } },
-        choices.map((c) => h("option", { selected: c === value }, t(`optval.${this.form.game}.${option.name}.${c}`, {}, String(c)))),
+        choices.map((c) => h("option", { selected: c === value }, this.choiceLabel(option, c))),
       );
     } else {
       input = h("input", {
@@ -185,7 +210,13 @@ export class LobbyPage {
         onchange: (e) => { this.form.options[option.name] = Number(e.target.value); },
       });
     }
-    return h("label", { class: "option" }, text, " ", input);
+    return h("label", { class: "option", title }, text, " ", input);
+  }
+
+  choiceLabel(option, choice) {
+    const game = this.form.game;
+    const key = `optionval.${game}.${option.name}.${choice}`;
+    return languagesOf(key).length ? t(key) : t(`optval.${game}.${option.name}.${choice}`, {}, String(choice));
   }
 
   /** Live or turn-based, each explained in a line (turn-based: e-mail says whose turn). */

@@ -5,6 +5,7 @@
 import { h, s, svgRoot } from "../dom.js";
 import { t } from "../i18n.js";
 import { playerMark } from "../players.js";
+import { guildTitle, guildValues, guildValuesPanel } from "../board-help.js";
 
 export const GUILDS = ["Pêcheurs", "Artisans", "Érudits", "Bourgeois", "Chevaliers", "Nobles", "Prêtres", "Alchimistes", "Milice"];
 const GUILD_STYLE = {
@@ -66,6 +67,7 @@ function card(x, y, w, hgt, guild, count, attrs = {}) {
   return s(
     "g",
     { class: "card", "data-guild": guild, ...attrs },
+    s("title", {}, guildTitle(guild)), // its votes at each round's count (G2)
     s("rect", { x, y, width: w, height: hgt, rx: 6, fill: "#fffdf7", stroke: "#444", "stroke-width": 1.2 }),
     s("rect", { x: x + 3, y: y + 3, width: w - 6, height: hgt * 0.3, rx: 4, fill: style.colour }),
     s("text", { x: x + w / 2, y: y + 3 + hgt * 0.2, "text-anchor": "middle", "font-size": hgt * 0.17, "font-weight": "bold" }, style.short),
@@ -187,7 +189,7 @@ function countPanel(ctx) {
     "tr",
     {},
     h("th", {}, ""),
-    shown.map((g, i) => animate(h("th", { title: g, "data-guild": g }, GUILD_STYLE[g].short), i, elapsed)),
+    shown.map((g, i) => animate(h("th", { title: guildTitle(g), "data-guild": g }, GUILD_STYLE[g].short, h("small", { class: "guild-round-values" }, guildValues(g, count.round))), i, elapsed)),
     animate(h("th", {}, t("guildes.votes")), shown.length, elapsed),
   );
   const rows = players.map((p) =>
@@ -279,7 +281,7 @@ function tally(list) {
 }
 
 function render(ctx) {
-  return h("div", { class: "guildes" }, roundInfo(ctx), h("div", { class: "panel board-scroll" }, tableaux(ctx)), myCards(ctx), revealPanel(ctx), countPanel(ctx), tricksPanel(ctx));
+  return h("div", { class: "guildes" }, roundInfo(ctx), h("div", { class: "panel board-scroll" }, tableaux(ctx)), guildValuesPanel(ctx.view.round), myCards(ctx), revealPanel(ctx), countPanel(ctx), tricksPanel(ctx));
 }
 
 function merge(replay) {

@@ -6,6 +6,7 @@
 import { h, s, svgRoot } from "../dom.js";
 import { t } from "../i18n.js";
 import { playerMark, playerStyle, shapeAt } from "../players.js";
+import { tyrosLegend } from "../board-help.js";
 
 export const EMPIRE = {
   orange: { fill: "#E69F00", shape: "triangle" },
@@ -312,7 +313,7 @@ function endDetails(ctx) {
 }
 
 function render(ctx) {
-  return h("div", { class: "tyros" }, h("div", { class: "board-scroll" }, mapBoard(ctx)), offerPanel(ctx), handPanel(ctx), infoPanel(ctx), playersTable(ctx));
+  return h("div", { class: "tyros" }, h("div", { class: "board-scroll" }, mapBoard(ctx)), tyrosLegend(), offerPanel(ctx), handPanel(ctx), infoPanel(ctx), playersTable(ctx));
 }
 
 function merge(replay) {

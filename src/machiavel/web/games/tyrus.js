@@ -3,6 +3,7 @@
 import { h, s, svgRoot } from "../dom.js";
 import { t } from "../i18n.js";
 import { playerMark, playerLabel } from "../players.js";
+import { blockingPanel, buildingHelp } from "../board-help.js";
 
 const KINDS = ["citadel", "market", "temple"];
 const PROFESSION_OF = { S: "soldier", M: "merchant", P: "priest" };
@@ -89,6 +90,7 @@ function building(ctx, index, b, x, y, w, hgt, electionKind) {
   const g = s("g", { ...attrs, "data-building": index, "data-kind": b.kind, "data-owner": b.owner });
   const current = b.kind === electionKind;
   g.append(
+    s("title", {}, buildingHelp(b.kind)), // who votes, blocks and counters here (T5)
     s("rect", { class: "building-frame" + (current ? " election" : ""), x, y, width: w, height: hgt, rx: 8 }),
     buildingIcon(b.kind, x + 8, y + 7, 20),
     s("text", { x: x + 34, y: y + 23, "font-size": 14, "font-weight": "bold" }, t("tyrus." + b.kind)),
@@ -232,7 +234,7 @@ function tallyPanel(ctx) {
 }
 
 function render(ctx) {
-  return h("div", { class: "tyrus" }, board(ctx), handPanel(ctx), tallyPanel(ctx), countsTable(ctx));
+  return h("div", { class: "tyrus" }, board(ctx), handPanel(ctx), tallyPanel(ctx), countsTable(ctx), blockingPanel());
 }
 
 function endDetails(ctx) {
