@@ -20,8 +20,8 @@ run: $(STAMP)
 test: $(STAMP) lint typecheck unit
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests $(wildcard benchmarks)
-	$(BIN)/ruff format --check src tests $(wildcard benchmarks)
+	$(BIN)/ruff check src tests $(wildcard benchmarks) scripts
+	$(BIN)/ruff format --check src tests $(wildcard benchmarks) scripts
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -313,16 +313,15 @@ def test_a_told_game_says_what_followed_marks_it_and_why_it_ended(
         action = rng.choice(state.legal_actions(mover))
         first_lines = [state.describe(mover, action, mover, language) for language in LANGUAGES]
         told = narrate(state, mover, action)
-        for language, first in enumerate(first_lines):
+        for number, first in enumerate(first_lines):
             for viewer in [None, *range(players)]:
-                entry = told.for_viewer(viewer, players, language)
+                entry = told.for_viewer(viewer, players, number)
                 assert all(line.strip() for line in entry.split("\n")), entry
-            assert told.for_viewer(mover, players, language).split("\n")[0] == first
+            assert told.for_viewer(mover, players, number).split("\n")[0] == first
         assert told.marks["player"] == mover
         assert json.loads(json.dumps(told.marks)) == told.marks
-    for language in LANGUAGES:
-        ending = state.ending(language)
-        assert ending and ending.strip()
+    endings = [state.ending(language) for language in LANGUAGES]
+    assert all(ending and ending.strip() for ending in endings)
     assert state.ending("en") != state.ending("fr")
     with pytest.raises(ValueError, match="language"):
         state.ending("de")
