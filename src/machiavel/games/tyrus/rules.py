@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from machiavel.core.contract import JsonDict, Setup, State
 from machiavel.core.fields import CACHE, LIST, RNG, ROWS, SETTING, SHARED, StateFields
 from machiavel.core.rng import Rng
+from machiavel.games.tyrus import tally_words
 from machiavel.games.tyrus.words import describe
 
 if TYPE_CHECKING:
@@ -69,49 +70,121 @@ def sort_tiles(tiles: list[str]) -> list[str]:
     return sorted(tiles, key=TILE_ORDER.__getitem__)
 
 
-def election_score(player: int, kind: str, placed: list[tuple[int, str]]) -> int:
-    """T5: ``player``'s score in their own building of ``kind``, holding ``placed`` tiles.
+@dataclass(frozen=True)
+class Count:
+    """T5's count in ``owner``'s building of ``kind``: the values of the tiles that vote,
+    block and counter there, and the tiles that have no effect (placer, tile)."""
+
+    owner: int
+    kind: str
+    votes: tuple[int, ...]
+    blocks: tuple[int, ...]
+    counters: tuple[int, ...]
+    idle: tuple[tuple[int, str], ...]
+
+    @property
+    def elected(self) -> str:
+        return ELECTED[self.kind]
+
+    @property
+    def blocker(self) -> str:
+        return BLOCKED_BY[self.elected]
+
+    @property
+    def counter(self) -> str:
+        return BLOCKED_BY[self.blocker]
+
+    @property
+    def blocked(self) -> int:
+        """How many votes the blocks take away once countered (never below zero)."""
+        return max(0, sum(self.blocks) - sum(self.counters))
+
+    @property
+    def score(self) -> int:
+        return max(0, sum(self.votes) - self.blocked)
+
+
+def count_building(owner: int, kind: str, placed: list[tuple[int, str]]) -> Count:
+    """T5: the count in ``owner``'s own building of ``kind``, holding ``placed`` tiles.
 
     votes = own tiles of the elected profession; blocks = opponent's tiles of the blocking
-    profession; counters = own tiles of the profession that blocks the blocker.
+    profession; counters = own tiles of the profession that blocks the blocker. Values are
+    listed highest first, as the rule book adds them ("10 + 8").
     """
     elected = ELECTED[kind]
     blocker = BLOCKED_BY[elected]
     counter = BLOCKED_BY[blocker]
-    votes = blocks = counters = 0
-    for owner, tile in placed:
-        profession, value = tile[0], int(tile[1:])
-        if owner == player:
-            if profession == elected:
-                votes += value
-            elif profession == counter:
-                counters += value
-        elif profession == blocker:
-            blocks += value
-    return max(0, votes - max(0, blocks - counters))
+    votes: list[int] = []
+    blocks: list[int] = []
+    counters: list[int] = []
+    idle: list[tuple[int, str]] = []
+    for placer, tile in placed:
+        profession, value = tile[0], VALUE[tile]
+        if placer == owner and profession == elected:
+            votes.append(value)
+        elif placer == owner and profession == counter:
+            counters.append(value)
+        elif placer != owner and profession == blocker:
+            blocks.append(value)
+        else:
+            idle.append((placer, tile))
+    return Count(
+        owner,
+        kind,
+        tuple(sorted(votes, reverse=True)),
+        tuple(sorted(blocks, reverse=True)),
+        tuple(sorted(counters, reverse=True)),
+        tuple(idle),
+    )
 
 
-def decide_winners(results: list[int | None], hands: list[list[str]]) -> tuple[int, ...] | None:
-    """T8: the winners once decided by ``results`` (election winners, None = null), else None.
+def election_score(player: int, kind: str, placed: list[tuple[int, str]]) -> int:
+    """T5: ``player``'s score in their own building of ``kind``, holding ``placed`` tiles."""
+    return count_building(player, kind, placed).score
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Who won a finished game and which clause of T8 decided it: ``streak`` (three in a
+    row), ``five`` (five wins), ``more`` (more wins after nine), ``hands`` (equal wins,
+    higher hand total) or ``draw`` (equal wins and equal hand totals)."""
+
+    winners: tuple[int, ...]
+    reason: str
+
+
+def decide(results: list[int | None], hands: list[list[str]]) -> Decision | None:
+    """T8: the decision ``results`` (election winners, None = null) make, else None.
 
     Three wins in a row (no null between) or five wins end the game at once; after nine
     elections, more wins; then the higher total of the tiles left in hand; then a draw.
     """
     tail = results[-STREAK_TO_WIN:]
     if len(tail) == STREAK_TO_WIN and tail[0] is not None and tail.count(tail[0]) == len(tail):
-        return (tail[0],)
+        return Decision((tail[0],), "streak")
     wins = [results.count(0), results.count(1)]
     for player in (0, 1):
         if wins[player] >= WINS_TO_WIN:
-            return (player,)
+            return Decision((player,), "five")
     if len(results) < ELECTIONS:
         return None
     if wins[0] != wins[1]:
-        return (0,) if wins[0] > wins[1] else (1,)
-    totals = [sum(tile_value(t) for t in hand) for hand in hands]
+        return Decision((0,) if wins[0] > wins[1] else (1,), "more")
+    totals = hand_totals(hands)
     if totals[0] != totals[1]:
-        return (0,) if totals[0] > totals[1] else (1,)
-    return (0, 1)
+        return Decision((0,) if totals[0] > totals[1] else (1,), "hands")
+    return Decision((0, 1), "draw")
+
+
+def decide_winners(results: list[int | None], hands: list[list[str]]) -> tuple[int, ...] | None:
+    """T8: the winners once decided by ``results``, else None (see ``decide``)."""
+    decision = decide(results, hands)
+    return decision.winners if decision is not None else None
+
+
+def hand_totals(hands: list[list[str]]) -> list[int]:
+    """T8's tie-break: the total value of each player's tiles in hand."""
+    return [sum(tile_value(t) for t in hand) for hand in hands]
 
 
 @dataclass
@@ -231,6 +304,61 @@ class TyrusState(State):
         """T9: the tile of a placement is seen only by its owner; the building by all."""
         return describe(player, action, viewer, language)
 
+    def _events(
+        self, before: State, player: int, action: str, viewer: int | None, language: str
+    ) -> list[str]:
+        """After the sixth placement of an election: its tally with the arithmetic (T5),
+        the result (T6), the standing, then the game's end (T8) or the draw (T7) and the
+        next election. Nothing the viewer's view does not show (T9)."""
+        assert isinstance(before, TyrusState)
+        if len(self.tallies) == len(before.tallies):
+            return []
+        lines = self._tally_lines(self.tallies[-1], language)
+        lines.append(tally_words.standing_line(self.results, language))
+        if self.is_over:
+            return [*lines, self._ending(language)]
+        lines += tally_words.threat_lines(self.results, language)
+        drawn = [sort_tiles(list(set(self.hands[p]) - set(before.hands[p]))) for p in (0, 1)]
+        lines.append(tally_words.draw_line(drawn, viewer, language))
+        kind = self.election_kind
+        lines.append(
+            tally_words.next_election_line(
+                self.election, kind, ELECTED[kind], self.election_first_player(), language
+            )
+        )
+        return lines
+
+    def _tally_lines(self, tally: JsonDict, language: str) -> list[str]:
+        """The tally just held: each building's count and the result; with ``memory_mode``
+        the result only, since the view shows the tally until the next election (T9)."""
+        kind, winner = tally["kind"], tally["winner"]
+        if self.memory_mode:
+            return [tally_words.hidden_result_line(tally["election"], kind, winner, language)]
+        counts = [
+            count_building(
+                owner,
+                kind,
+                [(t["player"], t["tile"]) for t in tally["tiles"] if t["building_of"] == owner],
+            )
+            for owner in (0, 1)
+        ]
+        return [
+            tally_words.tally_header(tally["election"], counts[0], language),
+            *(tally_words.count_line(count, language) for count in counts),
+            tally_words.result_line(kind, tally["scores"], winner, language),
+        ]
+
+    def _marks(self, before: State, player: int, action: str) -> JsonDict:
+        """The building that got the tile (its kind and owner); never the tile (T9)."""
+        _, rival, kind_index = ALL_ACTIONS[action]
+        return {"building": KINDS[kind_index], "owner": player ^ rival}
+
+    def _ending(self, language: str) -> str:
+        """T8: three in a row, five won, or nine held then more wins or the hand totals."""
+        decision = decide(self.results, self.hands)
+        assert decision is not None, "an ending is asked of a game that is over"
+        return tally_words.ending_line(decision, self.results, self.hands, language)
+
     def _play(self, player: int, action: str) -> None:
         tile, rival, kind_index = ALL_ACTIONS[action]
         self.hands[player].remove(tile)
@@ -264,9 +392,9 @@ class TyrusState(State):
             for owner, tile in self.buildings[index]:
                 self.discards[owner].append(tile)
             self.buildings[index] = []
-        decided = decide_winners(self.results, self.hands)
-        if decided is not None:
-            self._winners = decided
+        decision = decide(self.results, self.hands)
+        if decision is not None:
+            self._winners = decision.winners
             return
         for player in (0, 1):  # T7: draw 3 while the reserve lasts
             reserve = self.reserves[player]

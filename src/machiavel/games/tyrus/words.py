@@ -15,6 +15,7 @@ _BUILDING_FR = {  # kind: (name, "sa propre" form, article form)
     "market": ("marché", "son propre marché", "le marché"),
     "temple": ("temple", "son propre temple", "le temple"),
 }
+_PROFESSION_EN = {"S": "soldiers", "M": "merchants", "P": "priests"}
 _PROFESSION_FR = {
     "S": ("soldat", "soldats"),
     "M": ("marchand", "marchands"),
@@ -35,8 +36,15 @@ def describe(player: int, action: str, viewer: int | None, language: str) -> str
     where = "their own" if owner == player else f"player {owner}'s"
     if viewer is not None and owner == viewer and owner != player:
         where = "your"
-    shown = tile if viewer == player else "a tile"
+    shown = f"{tile} ({_english_tile(tile)})" if viewer == player else "a tile"
     return f"player {player} placed {shown} in {where} {kind}"
+
+
+def _english_tile(tile: str) -> str:
+    """``8 merchants`` for M8: what a tile stands for, as the rule book counts."""
+    value = int(tile[1:])
+    word = _PROFESSION_EN[tile[0]]
+    return f"{value} {word if value > 1 else word.removesuffix('s')}"
 
 
 def _french(player: int, tile: str, owner: int, kind: str, viewer: int | None) -> str:
