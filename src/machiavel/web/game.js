@@ -6,12 +6,13 @@ import { ChatPanel } from "./chat.js";
 import { Chooser, DONE } from "./choices.js";
 import { h, clear, redrawKeepingTyping } from "./dom.js";
 import { t, logEntries, logLine } from "./i18n.js";
-import { playerLabel, seatName, playerBadge, logText } from "./players.js";
+import { playerLabel, seatName, playerBadge } from "./players.js";
 import { boardOf } from "./games/index.js";
 import { rulesLink } from "./rules.js";
 import { gameState, gameLeft } from "./notify.js";
 import { turnNote } from "./turns.js";
 import { accountInviteForm } from "./invitations.js";
+import { MoveTrail, moveStepper, logEntryNodes, endingNote, outNotice } from "./moves.js";
 import { seatClock, standInMark, standInBanner, tableControls, outcomeNote, keepClocksTicking, standingIn, quietWhileStoodIn } from "./clocks.js";
 
 export class GamePage {
@@ -26,6 +27,9 @@ export class GamePage {
     this.token = null;
     this.state = null;
     this.log = [];
+    this.marks = []; // the board marks of each log entry (moves.js)
+    this.trail = new MoveTrail(); // which recent moves the board marks
+    this.outSeen = false; // a player put out (Djambi) chose to keep watching
     this.chooser = null;
     this.busy = false;
     this.notice = null;
@@ -143,7 +147,9 @@ export class GamePage {
       this.refresh(); // a gap in the log: ask for all of it
       return;
     }
+    const held = this.log.length;
     this.log = this.log.slice(0, start).concat(logEntries(payload)); // each line {en, fr}
+    this.keepMarks(start, payload.marks, held);
     const before = this.state;
     this.state = payload;
     if (Array.isArray(payload.chat)) this.chat.merge(payload.chat); // a whole state's
@@ -158,10 +164,18 @@ export class GamePage {
     gameState(this.gameId, payload); // the tab title, a sound or a notification (notify.js)
   }
 
+  /** The marks parallel to the log (one per entry, {} where the payload had none). */
+  keepMarks(start, marks, held) {
+    const added = this.log.slice(start).map((_, i) => (Array.isArray(marks) && marks[i]) || {});
+    this.marks = this.marks.slice(0, start).concat(added);
+    this.trail.grew(held, this.log.length);
+  }
+
   async refresh() {
     const { status, data } = await this.fetchState(0);
     if (status === 200) {
       this.log = [];
+      this.marks = [];
       this.state = null;
       this.applyState(data);
     }
@@ -330,6 +344,7 @@ export class GamePage {
   async restart() {
     this.stop();
     this.log = [];
+    this.marks = [];
     this.state = null;
     this.chooser = null;
     await this.start();
@@ -388,6 +403,7 @@ export class GamePage {
       candidates,
       selected,
       replay: false,
+      marks: this.trail.boardMarks(this.marks, state.player), // moves.js: what just happened
       name: (p) => seatName(state.seats, p),
       label: (p) => playerLabel(state.seats, p),
       reveal: (id) => this.reveal(id),
@@ -409,7 +425,7 @@ export class GamePage {
     const state = this.state;
     const ctx = this.context();
     const chatScroll = this.chat.atBottom() ? null : this.chat.list.scrollTop; // before it moves
-    const board = h("section", { class: "board-area", "aria-label": t("board") }, this.module.render(ctx));
+    const board = h("section", { class: "board-area", "aria-label": t("board") }, moveStepper(this), this.module.render(ctx));
     const onBoard = new Set([...board.querySelectorAll("[data-key]")].map((n) => n.dataset.key));
     const mine = state.player !== null && state.to_move.includes(state.player) && !standingIn(state);
     document.body.dataset.turn = state.is_over ? "over" : mine ? "mine" : "others";
@@ -419,6 +435,7 @@ export class GamePage {
       this.header(),
       h("div", { id: "notice", class: "notice-slot" }),
       standInBanner(this),
+      outNotice(this),
       state.is_over ? this.endScreen() : null,
       h(
         "div",
@@ -685,7 +702,7 @@ export class GamePage {
       "div",
       { class: "panel log" },
       h("h3", {}, t("log")),
-      h("ol", { start: 1 }, this.log.map((entry) => h("li", {}, logText(seats, logLine(entry))))),
+      h("ol", { start: 1 }, this.log.map((entry) => h("li", {}, logEntryNodes(seats, logLine(entry))))),
     );
   }
 
@@ -706,6 +723,7 @@ export class GamePage {
       h("h2", {}, t("game_over")),
       h("p", { class: "headline" }, headline),
       outcomeNote(state),
+      endingNote(state),
       h(
         "table",
         { class: "scores" },

@@ -3,6 +3,7 @@
 import { h, s, svgRoot } from "../dom.js";
 import { t } from "../i18n.js";
 import { shapeAt } from "../players.js";
+import { marksOf, markAttrs } from "../moves.js";
 
 const FILES = "abcdefghi";
 const SQ = 60;
@@ -100,11 +101,86 @@ function board(ctx) {
       svg.append(g);
     }
   }
+  svg.append(moveMarks(ctx, svg));
   for (let i = 0; i < 9; i++) {
     svg.append(s("text", { x: MARGIN + i * SQ + SQ / 2, y: size - 6, "text-anchor": "middle", class: "coord" }, FILES[i]));
     svg.append(s("text", { x: 8, y: MARGIN + (8 - i) * SQ + SQ / 2 + 4, "text-anchor": "middle", class: "coord" }, String(i + 1)));
   }
   return svg;
+}
+
+// ---- what just happened (board marks: path, corpse, killed; docs/games/djambi.md) ----
+function centreOf(square) {
+  const [x, y] = squareXY(square);
+  return [x + SQ / 2, y + SQ / 2];
+}
+
+const isSquare = (value) => typeof value === "string" && /^[a-i][1-9]$/.test(value);
+
+/** The marks of the moves shown, over the squares (they never catch a click). */
+function moveMarks(ctx, svg) {
+  const layer = s("g", { class: "marks", "aria-hidden": "true" });
+  for (const item of marksOf(ctx)) {
+    const { path, corpse, killed } = item.mark;
+    if (Array.isArray(path) && path.length === 2 && path.every(isSquare)) {
+      layer.append(pathArrow(ctx, item, path[0], path[1]));
+      if (item.kind === "last") slidePiece(ctx, item, svg, path[0], path[1]);
+    }
+    if (isSquare(corpse)) layer.append(squareRing(ctx, item, corpse, "mark-corpse"));
+    for (const square of Array.isArray(killed) ? killed.filter(isSquare) : []) layer.append(killCross(ctx, item, square));
+  }
+  return layer;
+}
+
+/** From the centre of one square to the other's edge, with an arrowhead. */
+function pathArrow(ctx, item, from, to) {
+  const [x1, y1] = centreOf(from);
+  const [x2, y2] = centreOf(to);
+  const length = Math.hypot(x2 - x1, y2 - y1) || 1;
+  const [ux, uy] = [(x2 - x1) / length, (y2 - y1) / length];
+  const [ex, ey] = [x2 - ux * SQ * 0.3, y2 - uy * SQ * 0.3]; // the tip, short of the piece's middle
+  const head = [
+    [ex, ey],
+    [ex - ux * 14 - uy * 8, ey - uy * 14 + ux * 8],
+    [ex - ux * 14 + uy * 8, ey - uy * 14 - ux * 8],
+  ];
+  const attrs = markAttrs(ctx, item, "mark-path");
+  return s(
+    "g",
+    { ...attrs, "data-from": from, "data-to": to },
+    s("circle", { cx: x1, cy: y1, r: 7, class: "mark-origin" }),
+    s("line", { x1, y1, x2: ex - ux * 10, y2: ey - uy * 10, class: "mark-line", pathLength: 100 }),
+    s("polygon", { points: head.map((p) => p.map((v) => v.toFixed(1)).join(",")).join(" "), class: "mark-head" }),
+  );
+}
+
+function squareRing(ctx, item, square, cls) {
+  const [x, y] = squareXY(square);
+  return s("rect", { ...markAttrs(ctx, item, cls), x: x + 3, y: y + 3, width: SQ - 6, height: SQ - 6, rx: 6, "data-square": square });
+}
+
+function killCross(ctx, item, square) {
+  const [x, y] = squareXY(square);
+  const d = `M${x + 10} ${y + 10} L${x + SQ - 10} ${y + SQ - 10} M${x + SQ - 10} ${y + 10} L${x + 10} ${y + SQ - 10}`;
+  return s("g", { ...markAttrs(ctx, item, "mark-killed"), "data-square": square }, s("rect", { x: x + 3, y: y + 3, width: SQ - 6, height: SQ - 6, rx: 6, class: "mark-killed-ring" }), s("path", { d, class: "mark-killed-cross" }));
+}
+
+/** The piece now on ``to`` slides there from ``from`` while its move is fresh. */
+function slidePiece(ctx, item, svg, from, to) {
+  const piece = svg.querySelector(`[data-square="${to}"] .piece`);
+  const attrs = markAttrs(ctx, item, "");
+  if (!piece || !attrs.style) return;
+  const [x1, y1] = centreOf(from);
+  const [x2, y2] = centreOf(to);
+  piece.classList.add("mark-slide");
+  piece.style.setProperty("--dx", `${x1 - x2}px`);
+  piece.style.setProperty("--dy", `${y1 - y2}px`);
+  piece.style.setProperty("--elapsed", attrs.style["--elapsed"]);
+}
+
+/** A player whose Chief died is out of the game (its colour no longer in it). */
+function isOut(view) {
+  return !!view.you && Array.isArray(view.in_game) && !view.in_game.includes(view.you);
 }
 
 /** An extra turn (D9), or an inherited colour's turn played by its controller (D8). */
@@ -157,4 +233,4 @@ function merge(replay) {
   return replay.spectator;
 }
 
-export default { keys, label, describe, hint, render, merge };
+export default { keys, label, describe, hint, render, merge, isOut };

@@ -6,6 +6,7 @@ import { h, s, svgRoot } from "../dom.js";
 import { t } from "../i18n.js";
 import { playerMark } from "../players.js";
 import { guildTitle, guildValues, guildValuesPanel } from "../board-help.js";
+import { marksOf, markAttrs } from "../moves.js";
 
 export const GUILDS = ["Pêcheurs", "Artisans", "Érudits", "Bourgeois", "Chevaliers", "Nobles", "Prêtres", "Alchimistes", "Milice"];
 const GUILD_STYLE = {
@@ -123,6 +124,10 @@ function tableaux(ctx) {
       const cell = s("g", { ...ctx.key(`tab:${p}:${g}`, "tab-cell"), "data-guild": g });
       cell.append(s("rect", { x: x + 3, y: y + 3, width: cw - 6, height: rh - 10, rx: 4, class: "gcell-bg", fill: count ? GUILD_STYLE[g].colour : "#f4f1ea", "fill-opacity": count ? 0.55 : 1 }));
       if (count) cell.append(s("text", { x: x + cw / 2, y: y + rh / 2 + 3, "text-anchor": "middle", "font-size": 16, "font-weight": "bold" }, String(count)));
+      for (const item of justPlaced(ctx, p, g)) {
+        // Put face up by a move shown (board marks, docs/games/guildes.md).
+        cell.append(s("rect", { ...markAttrs(ctx, item, "mark-card"), x: x + 1, y: y + 1, width: cw - 2, height: rh - 6, rx: 5 }));
+      }
       row.append(cell);
     });
     const x0 = nameW + GUILDS.length * cw;
@@ -136,6 +141,11 @@ function tableaux(ctx) {
     svg.append(row);
   }
   return svg;
+}
+
+/** The moves shown that put a card of ``guild`` face up on ``player``'s tableau. */
+function justPlaced(ctx, player, guild) {
+  return marksOf(ctx).filter((i) => i.mark.tableau === player && Array.isArray(i.mark.cards) && i.mark.cards.includes(guild));
 }
 
 function roundInfo(ctx) {

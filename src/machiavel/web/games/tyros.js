@@ -7,6 +7,7 @@ import { h, s, svgRoot } from "../dom.js";
 import { t } from "../i18n.js";
 import { playerMark, playerStyle, shapeAt } from "../players.js";
 import { tyrosLegend } from "../board-help.js";
+import { marksOf, markAttrs } from "../moves.js";
 
 export const EMPIRE = {
   orange: { fill: "#E69F00", shape: "triangle" },
@@ -199,7 +200,50 @@ function mapBoard(ctx) {
     }
   }
   svg.append(...barriers(view));
+  svg.append(moveMarks(ctx));
   return svg;
+}
+
+// ---- what just happened (board marks: route, cells, nodes; docs/games/tyros.md) ------
+/** The centre of a map node as move actions spell it: a cell, "tyros", or Italy's coasts
+ * "16e" / "16w" (the coast halves drawn under the cell's name). */
+function nodeXY(token, view) {
+  const id = String(token);
+  const base = id.replace(/[ew]$/, "");
+  const cell = view.map.cells.find((c) => c.id === base);
+  if (!cell) return null;
+  const [x, y] = cellXY(cell);
+  if (id !== base) return [x + (id.endsWith("w") ? CW / 4 + 2 : (CW * 3) / 4 - 2), y + 62];
+  return [x + CW / 2, y + CH / 2 + 6];
+}
+
+function moveMarks(ctx) {
+  const view = ctx.view;
+  const layer = s("g", { class: "marks", "aria-hidden": "true" });
+  for (const item of marksOf(ctx)) {
+    const { route, cells, nodes } = item.mark;
+    const points = (Array.isArray(route) ? route : []).map((n) => nodeXY(n, view)).filter(Boolean);
+    if (points.length >= 2) {
+      const d = points.map(([x, y], i) => `${i ? "L" : "M"}${x.toFixed(1)} ${y.toFixed(1)}`).join(" ");
+      layer.append(
+        s("g", { ...markAttrs(ctx, item, "mark-route"), "data-route": route.join(">") },
+          s("path", { d, class: "mark-line", pathLength: 100 }),
+          s("circle", { cx: points[0][0], cy: points[0][1], r: 6, class: "mark-origin" }),
+          s("circle", { cx: points[points.length - 1][0], cy: points[points.length - 1][1], r: 9, class: "mark-end" })),
+      );
+    }
+    for (const id of Array.isArray(cells) ? cells : []) {
+      const cell = view.map.cells.find((c) => c.id === String(id));
+      if (!cell) continue;
+      const [x, y] = cellXY(cell);
+      layer.append(s("rect", { ...markAttrs(ctx, item, "mark-cell"), x: x + 1, y: y + 1, width: CW - 2, height: CH - 2, rx: 9, "data-cell": cell.id }));
+    }
+    for (const token of Array.isArray(nodes) ? nodes : []) {
+      const at = nodeXY(token, view);
+      if (at) layer.append(s("circle", { ...markAttrs(ctx, item, "mark-node"), cx: at[0], cy: at[1], r: 17, "data-node": String(token) }));
+    }
+  }
+  return layer;
 }
 
 // ---- panels -----------------------------------------------------------------------------

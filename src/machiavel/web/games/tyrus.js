@@ -4,6 +4,7 @@ import { h, s, svgRoot } from "../dom.js";
 import { t } from "../i18n.js";
 import { playerMark, playerLabel } from "../players.js";
 import { blockingPanel, buildingHelp } from "../board-help.js";
+import { marksOf, markAttrs } from "../moves.js";
 
 const KINDS = ["citadel", "market", "temple"];
 const PROFESSION_OF = { S: "soldier", M: "merchant", P: "priest" };
@@ -96,6 +97,10 @@ function building(ctx, index, b, x, y, w, hgt, electionKind) {
     s("text", { x: x + 34, y: y + 23, "font-size": 14, "font-weight": "bold" }, t("tyrus." + b.kind)),
     playerMark(b.owner, x + w - 14, y + 15, 8),
   );
+  for (const item of marksOf(ctx).filter((i) => i.mark.building === b.kind && i.mark.owner === b.owner)) {
+    // The building that got the tile of a move shown (board marks, docs/games/tyrus.md).
+    g.append(s("rect", { ...markAttrs(ctx, item, "mark-building"), x: x - 3, y: y - 3, width: w + 6, height: hgt + 6, rx: 10 }));
+  }
   if (current) g.append(s("text", { x: x + w - 28, y: y + 20, "font-size": 11, "text-anchor": "end", class: "election-flag" }, t("tyrus.voting")));
   const tiles = b.tiles;
   const cols = 5;
@@ -240,7 +245,7 @@ function render(ctx) {
 function endDetails(ctx) {
   const final = ctx.view.final_hands;
   if (!final) return null;
-  return h("div", { class: "final-hands" }, h("p", {}, t("tyrus.final_hands")), final.map((hand, p) => h("div", {}, ctx.label(p), ": ", tileRow(ctx, hand, false))));
+  return h("div", { class: "final-hands" }, h("p", {}, t("moves.final_hands")), final.map((hand, p) => h("div", {}, ctx.label(p), ": ", tileRow(ctx, hand, false))));
 }
 
 /** A replay shows every tile: each player's view knows the tiles that player placed. */
