@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 import machiavel
+from machiavel.core.narration import narrate
 from machiavel.core.playout import random_step
 from machiavel.core.rng import Rng
 from machiavel.games.tyros.board import BOARD, CELL_COUNT, TYROS
@@ -908,8 +909,7 @@ def test_every_kind_of_action_is_described_in_both_languages() -> None:
         "player 0 discards 1 orange card and 1 yellow card and draws 2 cards from the deck"
     )
     assert french(state, "bank orange,orange,yellow take green") == (
-        "joueur 0 défausse 2 cartes orange et 1 carte jaune "
-        "et prend 1 carte verte dans la défausse"
+        "joueur 0 défausse 2 cartes orange et 1 carte jaune et prend 1 carte verte dans la défausse"
     )
     assert english(state, "bank orange,orange,yellow take green") == (
         "player 0 discards 2 orange cards and 1 yellow card "
@@ -969,3 +969,106 @@ def test_french_lines_for_random_games_differ_from_the_english() -> None:
                 assert "player" not in line and " pay " not in line
             state.apply(player, action)
     assert verbs >= {"expand", "move", "city", "ship", "bank", "offer", "pass"}
+
+
+# ---- what followed an action, board marks, the ending (issue 15) ----------------------------
+def told_lines(state: TyrosState, player: int, action: str, viewer: int | None = None) -> str:
+    return narrate(state, player, action).for_viewer(viewer, state.n)
+
+
+def test_a_fee_reads_the_same_to_the_others_whatever_the_card() -> None:
+    """Y6: only the payer and the city's owner learn which card the fee was."""
+    state = rig(
+        new(),
+        markers={"22": OR},
+        ships={0: ["23"]},
+        cities={"22": 1},
+        hands={0: "orange,green,violet"},
+    )
+    told = [
+        narrate(state.clone(), 0, f"move 23>22 pay orange fee {c}") for c in ("green", "violet")
+    ]
+    for language in (0, 1):
+        for viewer in (2, 3, None):
+            assert len({t.for_viewer(viewer, 4, language) for t in told}) == 1
+        for viewer in (0, 1):
+            assert len({t.for_viewer(viewer, 4, language) for t in told}) == 2
+    assert told[0].marks == {"player": 0, "route": ["23", "22"]}
+
+
+def test_y3_tyros_joining_an_empire_is_told_and_marked() -> None:
+    state = new(4, seed=1)
+    player = state.current
+    state.markers[30] = VI
+    state._marked = None
+    give_tiles(state, player, [31, 2, 3])
+    told = narrate(state, player, "expand 31 violet")
+    assert told.for_viewer(None, 4).split("\n")[1] == (
+        "Tyros joins the violet empire too, as its neighbour Syria (31) did"
+    )
+    assert told.for_viewer(None, 4, 1).split("\n")[1] == (
+        "Tyros rejoint aussi l'empire violet, comme sa voisine Syria (31)"
+    )
+    assert told.marks == {"player": player, "cells": ["31", "tyros"]}
+
+
+def test_a_move_is_marked_along_one_cheapest_route_and_a_ship_where_it_stands() -> None:
+    state = rig(
+        new(), markers={"23": GR, "16": GR, "tyros": GR}, ships={0: ["tyros"]}, cities={"16": 0}
+    )
+    state = rig(state, hands={0: "green,green,green,green,green"})
+    marks = narrate(state.clone(), 0, "move tyros>23 pay green,green,green,green").marks
+    assert marks["route"] == ["tyros", "31", "27", "22", "23"]  # the book's route example
+    marks = narrate(state.clone(), 0, "ship 16 pay green").marks
+    assert marks == {"player": 0, "cells": ["16"], "nodes": ["16w"]}  # Y2: the west coast
+
+
+def test_a_round_end_tells_the_points_and_the_next_round() -> None:
+    state = rig(new(), hands={0: "orange", 1: "green"}, ships={0: ["23"]}, markers={"23": GR})
+    state.passes, state.current = 3, 3
+    state._refresh_to_move()
+    state._legal_cache.clear()
+    lines = told_lines(state, 3, "pass").split("\n")
+    assert lines[:3] == [
+        "player 3 passes",
+        "Everyone passed in a row: round 1 ends",
+        "Points after round 1: player 0 has 6 points (ships 6); player 1 has 0 points; "
+        "player 2 has 0 points; player 3 has 0 points",
+    ]
+    assert lines[3].startswith(f"Round 2 begins with player {state.first} as first player; ")
+
+
+def over(state: TyrosState) -> TyrosState:
+    state.phase = "over"
+    state._refresh_to_move()
+    return state
+
+
+def test_the_ending_says_why_who_won_and_by_how_much() -> None:
+    board = {"1": OR, "2": OR, "3": OR, "13": YE, "23": GR, "26": VI}
+    state = over(rig(new(), markers=board, cities={"1": 0, "23": 1}, ships={}))
+    state.tiles[2] = []
+    assert state.ending("en") == (
+        "The game ended after round 1, in which player 2 played their last terrain tile. "
+        "player 0 wins with 19 points, 3 ahead of player 1. Final scoring: player 0 scores "
+        "19 points (cities 12, majorities 7); player 1 scores 16 points (cities 9, "
+        "majorities 7); player 2 scores 0 points; player 3 scores 0 points."
+    )
+    assert state.ending("fr") == (
+        "La partie s'est terminée après le tour 1, où joueur 2 a joué sa dernière tuile de "
+        "terrain. joueur 0 gagne avec 19 points, 3 devant joueur 1. Décompte final : joueur 0 "
+        "marque 19 points (villes 12, majorités 7) ; joueur 1 marque 16 points (villes 9, "
+        "majorités 7) ; joueur 2 marque 0 point ; joueur 3 marque 0 point."
+    )
+
+
+def test_the_ending_names_the_tie_break_only_when_it_decided() -> None:
+    board = {"1": OR, "2": OR, "3": OR, "13": YE, "23": GR, "26": VI}
+    state = over(rig(new(), markers=board, cities={"1": 0, "23": 1}, ships={1: ["26"]}))
+    ending = state.ending("en")
+    assert ending is not None
+    assert ending.startswith(
+        "The game ended after round 1, as no terrain tile left could extend an empire. "
+        "player 0 and player 1 tie on 19 points; player 0 wins with more points in the "
+        "largest empire, the orange one (19 against 0)."
+    )
