@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 import machiavel
+from machiavel.core.narration import narrate
 from machiavel.core.playout import random_step
 from machiavel.core.rng import Rng
 from machiavel.games.tyros.board import BOARD, CELL_COUNT, TYROS
@@ -827,18 +828,32 @@ def french(state: TyrosState, action: str, viewer: int | None = None) -> str:
     return line
 
 
-def test_every_kind_of_action_is_described_in_french() -> None:
+def english(state: TyrosState, action: str, viewer: int | None = None) -> str:
+    player = state.to_move[0]
+    line = state.describe(player, action, viewer, "en")
+    assert line.startswith(f"player {player} ")
+    return line
+
+
+def test_every_kind_of_action_is_described_in_both_languages() -> None:
     state = new(4, seed=1)
     player = state.current
     state.markers[9] = YE
     give_tiles(state, player, [8, 12, 29])
     assert french(state, "expand 8 yellow") == (
-        f"joueur {player} joue la tuile 8 et y pose un marqueur d'empire jaune"
+        f"joueur {player} joue la tuile de terrain 8 : Numidia (8) rejoint l'empire jaune"
+    )
+    assert english(state, "expand 8 yellow") == (
+        f"player {player} plays terrain tile 8: Numidia (8) joins the yellow empire"
     )
     give_tiles(state, player, [1, 5, 20])
     assert french(state, "under 5") == (
-        f"joueur {player} ne peut étendre aucun empire, montre ses tuiles 1, 5 et 20 "
-        "et remet la tuile 5 sous la pioche"
+        f"joueur {player} ne peut étendre aucun empire, montre ses tuiles de terrain 1, 5 et "
+        "20, remet la tuile 5 sous la pioche et en pioche une autre"
+    )
+    assert english(state, "under 5") == (
+        f"player {player} cannot extend any empire, shows their terrain tiles 1, 5 and 20, "
+        "puts tile 5 under the pile and draws another"
     )
     state = rig(
         new(),
@@ -850,43 +865,75 @@ def test_every_kind_of_action_is_described_in_french() -> None:
     move = "move 23>22 pay orange fee violet"
     for concerned in (0, 1):  # the two players concerned see the fee's card
         assert french(state, move, concerned) == (
-            "joueur 0 déplace un bateau de 23 à 22 et paie 1 carte orange ; "
-            "péage : 1 carte violette au joueur 1"
+            "joueur 0 déplace un bateau de 1 case de Cyrene (23) à Creta (22) et paie "
+            "1 carte orange ; il donne 1 carte violette au joueur 1, dont la ville est là"
+        )
+        assert english(state, move, concerned) == (
+            "player 0 sails a ship 1 cell from Cyrene (23) to Creta (22), paying 1 orange "
+            "card, and gives 1 violet card to player 1, whose city is there"
         )
     viewers: tuple[int | None, ...] = (2, 3, None)
     for viewer in viewers:  # the others only that a card changed hands
         assert french(state, move, viewer) == (
-            "joueur 0 déplace un bateau de 23 à 22 et paie 1 carte orange ; "
-            "péage : une carte au joueur 1"
+            "joueur 0 déplace un bateau de 1 case de Cyrene (23) à Creta (22) et paie "
+            "1 carte orange ; il donne une carte au joueur 1, dont la ville est là"
         )
+        assert "violet" not in english(state, move, viewer)
     four = "yellow,yellow,yellow,yellow"
     state = rig(new(), markers={"16": YE}, ships={0: ["16e", "16w"]}, hands={0: four})
     assert french(state, f"city 16 pay {four} return 16e") == (
-        "joueur 0 construit une ville sur la case 16 et paie 4 cartes jaunes ; "
+        "joueur 0 construit une ville à Italia (16) et paie 4 cartes jaunes ; "
         "son bateau de la côte est rentre dans sa réserve"
+    )
+    assert english(state, f"city 16 pay {four} return 16e") == (
+        "player 0 builds a city in Italia (16), paying 4 yellow cards; "
+        "their ship on the east coast returns to their supply"
+    )
+    assert french(state, "move 16e>16w pay yellow,yellow").startswith(
+        "joueur 0 déplace un bateau de 2 cases d'Italia (16, côte est) à Italia (16, côte ouest)"
     )
     state = rig(
         new(), markers={"22": GR}, ships={1: ["22"]}, cities={"22": 0}, hands={0: "joker,violet"}
     )
     assert french(state, "ship 22 pay violet,joker") == (
-        "joueur 0 construit un bateau sur la case 22 et paie 1 carte violette et 1 joker"
+        "joueur 0 construit un bateau à Creta (22) et paie 1 carte violette et 1 joker"
+    )
+    assert english(state, "ship 22 pay violet,joker") == (
+        "player 0 builds a ship in Creta (22), paying 1 violet card and 1 joker"
     )
     state = rig(new(), hands={0: "orange,orange,yellow"}, discard="green,orange")
     assert french(state, "bank orange,yellow") == (
-        "joueur 0 défausse 1 carte orange et 1 carte jaune à la banque et en pioche autant"
+        "joueur 0 défausse 1 carte orange et 1 carte jaune et pioche 2 cartes"
+    )
+    assert english(state, "bank orange,yellow") == (
+        "player 0 discards 1 orange card and 1 yellow card and draws 2 cards from the deck"
     )
     assert french(state, "bank orange,orange,yellow take green") == (
-        "joueur 0 défausse 2 cartes orange et 1 carte jaune à la banque "
-        "et prend 1 carte verte dans la défausse"
+        "joueur 0 défausse 2 cartes orange et 1 carte jaune et prend 1 carte verte dans la défausse"
+    )
+    assert english(state, "bank orange,orange,yellow take green") == (
+        "player 0 discards 2 orange cards and 1 yellow card "
+        "and takes 1 green card from the discard pile"
     )
     assert french(state, "pass") == "joueur 0 passe"
+    assert english(state, "pass") == "player 0 passes"
     state = rig(new(), hands={0: "orange,orange", 1: "green", 2: "violet"})
     assert french(state, "offer 1 give orange,orange ask green") == (
         "joueur 0 propose un échange au joueur 1 : 2 cartes orange contre 1 carte verte"
     )
+    assert english(state, "offer 1 give orange,orange ask green") == (
+        "player 0 offers 2 orange cards to player 1 in exchange for 1 green card"
+    )
     state.apply(0, "offer 1 give orange,orange ask green")
-    assert french(state, "accept") == "joueur 1 accepte l'échange proposé par le joueur 0"
+    assert french(state, "accept") == (
+        "joueur 1 accepte l'échange proposé par le joueur 0 : "
+        "reçoit 2 cartes orange contre 1 carte verte"
+    )
+    assert english(state, "accept") == (
+        "player 1 accepts the exchange with player 0: gets 2 orange cards for 1 green card"
+    )
     assert french(state, "refuse") == "joueur 1 refuse l'échange proposé par le joueur 0"
+    assert english(state, "refuse") == "player 1 refuses the exchange offered by player 0"
     state = rig(new(), hands={0: "orange,orange,green,joker", 1: "yellow"})
     state.passes, state.current = 3, 3
     state._refresh_to_move()
@@ -895,9 +942,15 @@ def test_every_kind_of_action_is_described_in_french() -> None:
     assert french(state, "keep orange,green,joker", 0) == (
         "joueur 0 garde 1 carte orange, 1 carte verte et 1 joker"
     )
+    assert english(state, "keep orange,green,joker", 0) == (
+        "player 0 keeps 1 orange card, 1 green card and 1 joker"
+    )
     for other in (1, 2, 3, None):  # hidden (Y7)
         assert french(state, "keep orange,green,joker", other) == (
             "joueur 0 a choisi les cartes à garder"
+        )
+        assert english(state, "keep orange,green,joker", other) == (
+            "player 0 has chosen which 3 cards to keep"
         )
 
 
@@ -916,3 +969,106 @@ def test_french_lines_for_random_games_differ_from_the_english() -> None:
                 assert "player" not in line and " pay " not in line
             state.apply(player, action)
     assert verbs >= {"expand", "move", "city", "ship", "bank", "offer", "pass"}
+
+
+# ---- what followed an action, board marks, the ending (issue 15) ----------------------------
+def told_lines(state: TyrosState, player: int, action: str, viewer: int | None = None) -> str:
+    return narrate(state, player, action).for_viewer(viewer, state.n)
+
+
+def test_a_fee_reads_the_same_to_the_others_whatever_the_card() -> None:
+    """Y6: only the payer and the city's owner learn which card the fee was."""
+    state = rig(
+        new(),
+        markers={"22": OR},
+        ships={0: ["23"]},
+        cities={"22": 1},
+        hands={0: "orange,green,violet"},
+    )
+    told = [
+        narrate(state.clone(), 0, f"move 23>22 pay orange fee {c}") for c in ("green", "violet")
+    ]
+    for language in (0, 1):
+        for viewer in (2, 3, None):
+            assert len({t.for_viewer(viewer, 4, language) for t in told}) == 1
+        for viewer in (0, 1):
+            assert len({t.for_viewer(viewer, 4, language) for t in told}) == 2
+    assert told[0].marks == {"player": 0, "route": ["23", "22"]}
+
+
+def test_y3_tyros_joining_an_empire_is_told_and_marked() -> None:
+    state = new(4, seed=1)
+    player = state.current
+    state.markers[30] = VI
+    state._marked = None
+    give_tiles(state, player, [31, 2, 3])
+    told = narrate(state, player, "expand 31 violet")
+    assert told.for_viewer(None, 4).split("\n")[1] == (
+        "Tyros joins the violet empire too, as its neighbour Syria (31) did"
+    )
+    assert told.for_viewer(None, 4, 1).split("\n")[1] == (
+        "Tyros rejoint aussi l'empire violet, comme sa voisine Syria (31)"
+    )
+    assert told.marks == {"player": player, "cells": ["31", "tyros"]}
+
+
+def test_a_move_is_marked_along_one_cheapest_route_and_a_ship_where_it_stands() -> None:
+    state = rig(
+        new(), markers={"23": GR, "16": GR, "tyros": GR}, ships={0: ["tyros"]}, cities={"16": 0}
+    )
+    state = rig(state, hands={0: "green,green,green,green,green"})
+    marks = narrate(state.clone(), 0, "move tyros>23 pay green,green,green,green").marks
+    assert marks["route"] == ["tyros", "31", "27", "22", "23"]  # the book's route example
+    marks = narrate(state.clone(), 0, "ship 16 pay green").marks
+    assert marks == {"player": 0, "cells": ["16"], "nodes": ["16w"]}  # Y2: the west coast
+
+
+def test_a_round_end_tells_the_points_and_the_next_round() -> None:
+    state = rig(new(), hands={0: "orange", 1: "green"}, ships={0: ["23"]}, markers={"23": GR})
+    state.passes, state.current = 3, 3
+    state._refresh_to_move()
+    state._legal_cache.clear()
+    lines = told_lines(state, 3, "pass").split("\n")
+    assert lines[:3] == [
+        "player 3 passes",
+        "Everyone passed in a row: round 1 ends",
+        "Points after round 1: player 0 has 6 points (ships 6); player 1 has 0 points; "
+        "player 2 has 0 points; player 3 has 0 points",
+    ]
+    assert lines[3].startswith(f"Round 2 begins with player {state.first} as first player; ")
+
+
+def over(state: TyrosState) -> TyrosState:
+    state.phase = "over"
+    state._refresh_to_move()
+    return state
+
+
+def test_the_ending_says_why_who_won_and_by_how_much() -> None:
+    board = {"1": OR, "2": OR, "3": OR, "13": YE, "23": GR, "26": VI}
+    state = over(rig(new(), markers=board, cities={"1": 0, "23": 1}, ships={}))
+    state.tiles[2] = []
+    assert state.ending("en") == (
+        "The game ended after round 1, in which player 2 played their last terrain tile. "
+        "player 0 wins with 19 points, 3 ahead of player 1. Final scoring: player 0 scores "
+        "19 points (cities 12, majorities 7); player 1 scores 16 points (cities 9, "
+        "majorities 7); player 2 scores 0 points; player 3 scores 0 points."
+    )
+    assert state.ending("fr") == (
+        "La partie s'est terminée après le tour 1, où joueur 2 a joué sa dernière tuile de "
+        "terrain. joueur 0 gagne avec 19 points, 3 devant joueur 1. Décompte final : joueur 0 "
+        "marque 19 points (villes 12, majorités 7) ; joueur 1 marque 16 points (villes 9, "
+        "majorités 7) ; joueur 2 marque 0 point ; joueur 3 marque 0 point."
+    )
+
+
+def test_the_ending_names_the_tie_break_only_when_it_decided() -> None:
+    board = {"1": OR, "2": OR, "3": OR, "13": YE, "23": GR, "26": VI}
+    state = over(rig(new(), markers=board, cities={"1": 0, "23": 1}, ships={1: ["26"]}))
+    ending = state.ending("en")
+    assert ending is not None
+    assert ending.startswith(
+        "The game ended after round 1, as no terrain tile left could extend an empire. "
+        "player 0 and player 1 tie on 19 points; player 0 wins with more points in the "
+        "largest empire, the orange one (19 against 0)."
+    )

@@ -812,6 +812,27 @@ class TyrosState(State):
         """Actions in words; a city fee's card and a keep stay hidden from the others."""
         return describe(self, player, action, viewer, language)
 
+    def _events(
+        self, before: State, player: int, action: str, viewer: int | None, language: str
+    ) -> list[str]:
+        """Round ends and scores, the last round, Tyros joining an empire, bonuses... all
+        public: every viewer reads the same lines."""
+        from machiavel.games.tyros.events import events
+
+        assert isinstance(before, TyrosState)
+        return events(self, before, player, action, language)
+
+    def _marks(self, before: State, player: int, action: str) -> JsonDict:
+        from machiavel.games.tyros.events import marks
+
+        assert isinstance(before, TyrosState)
+        return marks(self, before, player, action)
+
+    def _ending(self, language: str) -> str:
+        from machiavel.games.tyros.events import ending
+
+        return ending(self, language)
+
     # ---- persistence --------------------------------------------------------------------
     # ---- hidden information -------------------------------------------------------------
     def _resample(self, player: int, rng: Rng) -> TyrosState:
