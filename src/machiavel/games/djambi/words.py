@@ -233,6 +233,9 @@ class Words:
     def kind(self, code: int) -> str:
         return KINDS_EN[KIND_OF[code]]
 
+    def rounds(self, count: int) -> str:
+        return f"{count} round" if count == 1 else f"{count} rounds"
+
     def seats(self, players: list[int]) -> str:
         names = [self.seat(p) for p in players]
         return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
@@ -349,7 +352,7 @@ class Words:
     def quiet_rounds(self, done: int, left: int) -> str:
         rounds = "round" if left == 1 else f"{left} rounds"
         return (
-            f"No piece has died for {done} rounds: if none dies in the next {rounds}, the game "
+            f"No piece has died for {self.rounds(done)}: if none dies in the next {rounds}, the game "
             "ends, won by whoever then holds the centre (a draw if nobody does)"
         )
 
@@ -361,13 +364,13 @@ class Words:
 
     def quiet_centre(self, rounds: int, winner: int) -> str:
         return (
-            f"No piece died for {rounds} rounds in a row: {self.seat(winner)} wins, as their "
+            f"No piece died for {self.rounds(rounds)} in a row: {self.seat(winner)} wins, as their "
             "Chief holds the centre"
         )
 
     def quiet_draw(self, rounds: int, winners: list[int]) -> str:
         return (
-            f"No piece died for {rounds} rounds in a row and nobody holds the centre: "
+            f"No piece died for {self.rounds(rounds)} in a row and nobody holds the centre: "
             f"{self.seats(winners)} share a draw"
         )
 
@@ -389,6 +392,9 @@ class French(Words):
 
     def kind(self, code: int) -> str:
         return KINDS_FR[KIND_OF[code]]
+
+    def rounds(self, count: int) -> str:
+        return f"{count} tour de table" if count == 1 else f"{count} tours de table"
 
     def seats(self, players: list[int]) -> str:
         return self._and([self.seat(p) for p in players])
@@ -521,7 +527,7 @@ class French(Words):
             "le prochain tour de table" if left == 1 else f"les {left} prochains tours de table"
         )
         return (
-            f"Aucune pièce n'est morte depuis {done} tours de table : si aucune ne meurt dans "
+            f"Aucune pièce n'est morte depuis {self.rounds(done)} : si aucune ne meurt dans "
             f"{rounds}, la partie s'arrête, gagnée par qui tiendra alors le centre (sinon "
             "match nul)"
         )
@@ -535,13 +541,13 @@ class French(Words):
 
     def quiet_centre(self, rounds: int, winner: int) -> str:
         return (
-            f"Aucune pièce n'est morte pendant {rounds} tours de table : {self.seat(winner)} "
+            f"Aucune pièce n'est morte pendant {self.rounds(rounds)} : {self.seat(winner)} "
             "gagne, car son Chef tient le centre"
         )
 
     def quiet_draw(self, rounds: int, winners: list[int]) -> str:
         return (
-            f"Aucune pièce n'est morte pendant {rounds} tours de table et personne ne tient "
+            f"Aucune pièce n'est morte pendant {self.rounds(rounds)} et personne ne tient "
             f"le centre : {self.seats(winners)} font match nul"
         )
 
