@@ -141,9 +141,8 @@ def events(
 def _corpse_lines(
     before: DjambiState, action: str, direct: tuple[Death, ...], words: Words
 ) -> list[str]:
-    """Where the corpse of the piece the action killed went when the action put it down
-    itself: the Assassin's victim lies where the Assassin came from (D4); a Chief's corpse
-    killed on the Assassin's way out of the centre lies on the centre."""
+    """Where the corpse went when the action itself put it down: an Assassin's victim lies
+    where the Assassin came from (D4), which is the centre when it kills on its way out."""
     squares = MOVE_ACTION_SQUARES.get(action)
     if not direct or squares is None:
         return []
