@@ -389,11 +389,11 @@ def test_d5_a_scandal_kills_vassals_nobody_controls_and_counts_them() -> None:
     assert state.colour_relations(RED)[GREEN] == WALL
     play(state, "a5-d5")
     assert sorted(state.legal_actions(RED)) == ["pass", "scandal"]  # no enemy to kill alone
-    assert state.describe(RED, "scandal", None) == (
-        "red: the Reporter on d5 causes a scandal: the blue assassin on c4 and the green "
-        "militant on e6 die"
-    )
+    before = state.clone()
     play(state, "scandal")
+    assert state.events(before, RED, "scandal", None) == [
+        "The scandal killed the Assassin of player 3 on c4 and the Militant of player 1 on e6"
+    ]
     assert at(state, "e6") == "corpse" and at(state, "c4") == "corpse"
     assert state.view(None)["kills"]["red"] == 2
 
@@ -568,7 +568,9 @@ def test_d8_book_an_inherited_colour_that_cannot_move_passes() -> None:
         turn_colour="green",
     )
     assert state.legal_actions(RED) == ["pass"]
-    assert state.describe(RED, "pass", None) == "red: passes green's turn"
+    assert state.describe(RED, "pass", None) == (
+        "player 0 passed the turn of the pieces of player 1: none of them can move"
+    )
     play(state, "pass")
     assert state.view(None)["turn_colour"] == "yellow"
 

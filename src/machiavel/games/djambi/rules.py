@@ -38,6 +38,7 @@ from machiavel.games.djambi.board import (
     PLACE_ACTIONS,
     RAYS,
     REPORTER,
+    REVIVE_WORD,
     SCANDAL,
     SQUARE_ACTIONS,
     SQUARE_INDEX,
@@ -47,6 +48,7 @@ from machiavel.games.djambi.board import (
     revive_action,
     start_board,
 )
+from machiavel.games.djambi.changes import death_list, placed_corpse
 from machiavel.games.djambi.explain import explain
 from machiavel.games.djambi.position import (
     EXTRA_TURN,
@@ -54,7 +56,7 @@ from machiavel.games.djambi.position import (
     parse_position,
     position_data,
 )
-from machiavel.games.djambi.words import describe
+from machiavel.games.djambi.words import describe, ending, events
 
 if TYPE_CHECKING:
     from machiavel.core.contract import Game
@@ -797,6 +799,47 @@ class DjambiState(State):
 
     def _describe(self, player: int, action: str, viewer: int | None, language: str) -> str:
         return describe(self, player, action, language)
+
+    def _events(
+        self, before: State, player: int, action: str, viewer: int | None, language: str
+    ) -> list[str]:
+        """Deaths, eliminations, vassals, the centre, revivals, quiet rounds (words.py):
+        Djambi hides nothing an event tells, so every viewer reads the same."""
+        assert isinstance(before, DjambiState)
+        return events(before, self, player, action, language)
+
+    def _marks(self, before: State, player: int, action: str) -> JsonDict:
+        """``path``: the squares a piece went from and to (a move, a piece a Diplomat put
+        down, a revival from its corpse to where it stands up); ``corpse``: where the action
+        put a corpse down; ``killed``: where pieces died, automatic kills included (D5, D10)."""
+        assert isinstance(before, DjambiState)
+        marks: JsonDict = {}
+        path = _path(before, action)
+        if path is not None:
+            marks["path"] = [SQUARE_NAMES[path[0]], SQUARE_NAMES[path[1]]]
+        killed = sorted({square for square, _ in death_list(before, self)})
+        corpse = placed_corpse(before, self, set(killed))
+        if corpse >= 0:
+            marks["corpse"] = SQUARE_NAMES[corpse]
+        if killed:
+            marks["killed"] = [SQUARE_NAMES[s] for s in killed]
+        return marks
+
+    def _ending(self, language: str) -> str:
+        return ending(self, language)
+
+
+def _path(before: DjambiState, action: str) -> tuple[int, int] | None:
+    """The squares a piece went from and to in ``action``, if one moved."""
+    squares = MOVE_ACTION_SQUARES.get(action)
+    if squares is not None:
+        return squares
+    if action.startswith("place "):
+        return before.actor, SQUARE_ACTIONS[action]  # D6: from the Diplomat's square
+    words = action.split()
+    if len(words) == 3 and words[0] == REVIVE_WORD:
+        return SQUARE_INDEX[words[1]], SQUARE_INDEX[words[2]]  # D12
+    return None
 
 
 KNOWN_ACTIONS = frozenset([*MOVE_ACTION_SQUARES, *SQUARE_ACTIONS, SCANDAL, PASS])

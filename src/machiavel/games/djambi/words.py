@@ -1,372 +1,568 @@
-"""Djambi actions in words for the game log, in English and French.
+"""Djambi in words for the game log and the end screen, in English and French.
 
-Djambi hides nothing from any viewer, so every viewer reads the same line. A line tells the
-action, then what it sets off, read on a clone where the action was applied: the kill a
-Reporter makes by itself (D5), the victims of a scandal, a Chief dying walled in (D10),
-a player eliminated and who takes over their colours (D8) or that they become vassals, who
-commands the vassals (D10), the end of the game (D11). The French words are those of the
-client and of djambi.fr.txt: le Chef, l'Assassin, le Reporter, le Diplomate, le
-Nécromobile, les Militants; un cadavre; faire éclater un scandale.
+``describe`` tells an action (before it is applied), ``events`` what followed it (read by
+comparing the states before and after, ``changes.py``): deaths and where the corpse went,
+players put out and who took their pieces (D8), vassals (D10), the centre taken or lost
+(D9), a revival earned (D12), the quiet rounds running out (D11), the end. ``ending`` says
+why a finished game ended.
+
+Seats are named "player N" / "joueur N" (0-based, as in actions) and pieces by their owner's
+seat ("the Reporter of player 2"): the page shows each such mention as the seat's badge and
+name. Djambi hides nothing but whose each corpse is (D12): a corpse is never named after
+its piece once it lies on the board. The French words are those of djambi.fr.txt: le Chef,
+l'Assassin, le Reporter, le Diplomate, le Nécromobile, les Militants; un cadavre; faire
+éclater un scandale.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from machiavel.core.errors import IllegalAction
 from machiavel.games.djambi.board import (
-    CHIEF,
+    ASSASSIN,
+    CENTRE,
     COLOUR_OF,
-    COLOURS,
     DIPLOMAT,
     KIND_OF,
     MOVE_ACTION_SQUARES,
-    NEIGHBOURS,
-    ORTHOGONAL_NEIGHBOURS,
     PASS,
     PIECE_NAMES,
-    REPORTER,
     REVIVE_WORD,
     SCANDAL,
     SQUARE_ACTIONS,
     SQUARE_INDEX,
     SQUARE_NAMES,
 )
+from machiavel.games.djambi.changes import (
+    Death,
+    deaths,
+    eliminations,
+    vassal_change,
+)
 from machiavel.games.djambi.position import VASSAL
 
 if TYPE_CHECKING:
     from machiavel.games.djambi.rules import DjambiState
 
-COLOURS_FR = ("rouge", "vert", "jaune", "bleu")  # every piece's name is masculine
-COLOURS_FR_PIECES = ("rouges", "vertes", "jaunes", "bleues")  # "les pièces vertes"
+KINDS_EN = ("Chief", "Assassin", "Reporter", "Diplomat", "Necromobile", "Militant")
 KINDS_FR = ("Chef", "Assassin", "Reporter", "Diplomate", "Nécromobile", "Militant")
-ENDS_FR = {
-    "last Chief standing": "dernier Chef en vie",
-    "quiet rounds, centre held": "tours sans mort, centre tenu",
-    "quiet rounds, shared draw": "tours sans mort, partage",
-    "no Chief left": "plus aucun Chef",
-}
-
-Death = tuple[int, int]  # (square, piece code) of a piece that dies where it stands
-
-
-@dataclass(frozen=True)
-class Aftermath:
-    """What an action sets off beyond itself (empty for most actions)."""
-
-    reporter_kills: tuple[Death, ...] = ()  # D5: the automatic kill, or a scandal's victims
-    walled_in: tuple[Death, ...] = ()  # D10: Chiefs dying surrounded
-    eliminated: tuple[tuple[int, int, tuple[int, ...]], ...] = ()  # (player, heir, colours)
-    vassals: tuple[int, ...] = ()  # vassal colours whose master changed or that are new
-    vassal_master: int = -1  # who commands them now (the holder of the centre), or -1
-    winners: tuple[int, ...] = ()
-    end: str | None = None
+# D11: the quiet rounds left at which the log warns that the game is running out.
+QUIET_WARNINGS = (10, 5, 1)
 
 
 def describe(state: DjambiState, player: int, action: str, language: str) -> str:
-    """An action about to be applied, in words, with what it sets off."""
-    action = state.normalize_action(action)
-    after = aftermath(state, player, action)
-    if language == "fr":
-        return _french(state, player, action, after)
-    return _english(state, player, action, after)
+    """An action of ``player`` about to be applied, in a sentence naming the seat."""
+    words = FRENCH if language == "fr" else ENGLISH
+    return f"{words.seat(player)} {_action(state, player, action, words)}"
 
 
-# ---- what an action sets off ------------------------------------------------------------
-def aftermath(state: DjambiState, player: int, action: str) -> Aftermath:
-    """The consequences of ``action``, read on a clone where it was applied."""
-    trial = state.clone()
-    try:
-        trial.apply(player, action)
-    except IllegalAction:
-        return Aftermath()
-    reporter, walled = _deaths(state, trial, player, action)
-    vassals, master = _vassal_change(state, trial)
-    return Aftermath(
-        reporter_kills=reporter,
-        walled_in=walled,
-        eliminated=_eliminations(state, trial),
-        vassals=vassals,
-        vassal_master=master,
-        winners=trial.winners if trial.over else (),
-        end=trial.end_reason if trial.over else None,
-    )
-
-
-def _deaths(
-    before: DjambiState, after: DjambiState, player: int, action: str
-) -> tuple[tuple[Death, ...], tuple[Death, ...]]:
-    """Pieces dying where they stand, but the one the action names (``kill <sq>``): the
-    Reporter's (its automatic kill, D5, or a scandal's victims) and Chiefs walled in (D10).
-    Every other kill moves its victim, so it is not counted here."""
-    named = SQUARE_ACTIONS.get(action, -1) if action.startswith("kill") else -1
-    reporters_reach = _reporters_reach(before, player, action)
-    reporter: list[Death] = []
-    walled: list[Death] = []
-    for square, piece in enumerate(before.board):
-        if piece <= 0 or after.board[square] != -piece or square == named:
-            continue
-        if square in reporters_reach:
-            reporter.append((square, piece))
-        elif KIND_OF[piece] == CHIEF:
-            walled.append((square, piece))
-    return tuple(reporter), tuple(walled)
-
-
-def _reporters_reach(state: DjambiState, player: int, action: str) -> frozenset[int]:
-    """Squares where a death is the Reporter's doing: around it for a scandal, its
-    orthogonal enemy neighbours after a move of its own (D5)."""
+def _action(state: DjambiState, player: int, action: str, words: Words) -> str:
     from machiavel.games.djambi import rules  # rules imports this module
 
-    if action == SCANDAL:
-        return frozenset(NEIGHBOURS[state.actor])
+    board = state.board
     squares = MOVE_ACTION_SQUARES.get(action)
-    if squares is None or not _first_step(state):
-        return frozenset()
-    origin, target = squares
-    board = state.board
-    if KIND_OF[board[origin]] != REPORTER or board[target] != 0:
-        return frozenset()
-    rel = state.relations(player)
-    return frozenset(
-        n for n in ORTHOGONAL_NEIGHBOURS[target] if board[n] > 0 and rel[board[n]] == rules.ENEMY
-    )
+    if squares is not None:
+        origin, target = squares
+        piece, other = board[origin], board[target]
+        mine = words.piece(piece, player)
+        if state.phase == rules.EXIT:
+            return words.left_centre(mine, target, words.piece(other) if other > 0 else "")
+        if other == 0:
+            return words.moved(mine, origin, target)
+        if other < 0:
+            return words.took_corpse(mine, origin, target)
+        if KIND_OF[piece] == DIPLOMAT:
+            return words.took_up(mine, origin, target, words.piece(other, player))
+        return words.killed_moving(mine, origin, target, words.piece(other))
+    square = SQUARE_ACTIONS.get(action)
+    if square is not None:
+        if action.startswith("kill "):
+            reporter = words.piece(board[state.actor], player)
+            return words.reporter_killed(words.piece(board[square]), square, reporter)
+        if state.hand > 0:
+            return words.put_down(words.piece(state.hand, player), square)
+        return words.put_corpse(square)
+    if action == SCANDAL:
+        return words.scandal(words.piece(board[state.actor], player), state.actor)
+    if action == PASS:
+        if state.phase != rules.MOVE:
+            return words.spared(words.piece(board[state.actor], player))
+        colour = state.moving_colour()
+        return words.passed(colour if colour >= 0 and colour != player else -1)
+    revived = _revival(state, action)
+    if revived is not None:
+        corpse, target, code = revived
+        return words.revived(words.piece(code, player), corpse, target)
+    return words.played
 
 
-def _eliminations(
-    before: DjambiState, after: DjambiState
-) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
-    """D8, D10: (player, heir or VASSAL, colours they controlled) for each player out."""
-    out = []
-    for player in before.players_in_game():
-        if not after.in_game(player):
-            colours = tuple(c for c, m in enumerate(before.controllers) if m == player)
-            out.append((player, after.controllers[player], colours))
-    return tuple(out)
-
-
-def _living_vassals(state: DjambiState) -> tuple[int, ...]:
-    board = state.board
-    return tuple(
-        c
-        for c, m in enumerate(state.controllers)
-        if m == VASSAL and any(v > 0 and COLOUR_OF[v] == c for v in board)
-    )
-
-
-def _vassal_change(before: DjambiState, after: DjambiState) -> tuple[tuple[int, ...], int]:
-    """D10: the living vassal colours and their master, when new vassals appear or the
-    holder of the centre (who commands them) changes; nothing otherwise."""
-    vassals = _living_vassals(after)
-    master = after.holder()
-    if not vassals:
-        return (), -1
-    if master == before.holder() and set(vassals) <= set(_living_vassals(before)):
-        return (), -1
-    return vassals, master
-
-
-def _first_step(state: DjambiState) -> bool:
-    """Whether the turn is at its first step (a pass there passes the whole turn)."""
-    from machiavel.games.djambi import rules  # rules imports this module
-
-    return state.phase == rules.MOVE
-
-
-def _revival(state: DjambiState, action: str) -> tuple[str, str, int] | None:
+def _revival(state: DjambiState, action: str) -> tuple[int, int, int] | None:
     """D12 ``revive <corpse> <square>``: the squares and the piece that stands up again
     (once up, everybody sees which piece it is)."""
-    words = action.split()
-    if len(words) != 3 or words[0] != REVIVE_WORD:
+    parts = action.split()
+    if len(parts) != 3 or parts[0] != REVIVE_WORD:
         return None
-    corpse, target = words[1], words[2]
-    if corpse not in SQUARE_INDEX or target not in SQUARE_INDEX:
+    if parts[1] not in SQUARE_INDEX or parts[2] not in SQUARE_INDEX:
         return None
-    code = -state.board[SQUARE_INDEX[corpse]]
+    corpse, target = SQUARE_INDEX[parts[1]], SQUARE_INDEX[parts[2]]
+    code = -state.board[corpse]
     if code not in PIECE_NAMES:  # not a corpse, or one nobody knows
         return None
     return corpse, target, code
 
 
-def _passed_colour(state: DjambiState, player: int) -> int:
-    """D8: the colour whose turn a first-step ``pass`` gives up, when not the player's."""
-    colour = state.moving_colour()
-    return colour if colour >= 0 and colour != player else -1
-
-
-# ---- English ----------------------------------------------------------------------------
-def _piece(code: int) -> str:
-    return f"the {PIECE_NAMES[code]}" if code > 0 else "a corpse"
-
-
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
-
-
-def _english(state: DjambiState, player: int, action: str, after: Aftermath) -> str:
-    line = f"{COLOURS[player]}: {_english_action(state, player, action, after)}"
-    return "; ".join([line, *_english_aftermath(after)])
-
-
-def _english_action(state: DjambiState, player: int, action: str, after: Aftermath) -> str:
-    board = state.board
-    squares = MOVE_ACTION_SQUARES.get(action)
-    if squares is not None:
-        origin, target = squares
-        piece, other = board[origin], board[target]
-        mover = PIECE_NAMES[piece]
-        if other == 0:
-            victims = "".join(
-                f" and kills {_piece(code)} on {SQUARE_NAMES[square]}"
-                for square, code in after.reporter_kills
-            )
-            return f"the {mover} moves {action}{victims}"
-        if other < 0:
-            return f"the {mover} takes up the corpse on {SQUARE_NAMES[target]}"
-        if KIND_OF[piece] == DIPLOMAT:
-            return f"the {mover} takes up {_piece(other)} ({action})"
-        return f"the {mover} kills {_piece(other)} ({action})"
-    square = SQUARE_ACTIONS.get(action)
-    if square is not None:
-        where = SQUARE_NAMES[square]
-        if action.startswith("kill"):
-            return f"the Reporter kills {_piece(board[square])} on {where}"
-        held = "the corpse" if state.hand < 0 else _piece(state.hand)
-        return f"{held} is put down on {where}"
-    if action == SCANDAL:
-        scandal = f"the Reporter on {SQUARE_NAMES[state.actor]} causes a scandal"
-        dead = [f"{_piece(c)} on {SQUARE_NAMES[s]}" for s, c in after.reporter_kills]
-        if not dead:  # not applicable now: nothing to tell
-            return scandal
-        return f"{scandal}: {_and(dead)} {'die' if len(dead) > 1 else 'dies'}"
-    if action == PASS:
-        if not _first_step(state):
-            return "the Reporter spares all"
-        colour = _passed_colour(state, player)
-        return f"passes {COLOURS[colour]}'s turn" if colour >= 0 else "passes"
-    revived = _revival(state, action)
-    if revived is not None:
-        corpse, up, code = revived
-        return f"the {PIECE_NAMES[code]} rises again on {up} (the corpse on {corpse})"
-    return action
-
-
-def _english_aftermath(after: Aftermath) -> list[str]:
-    clauses = [
-        f"the {PIECE_NAMES[code]} on {SQUARE_NAMES[square]} is walled in and dies (D10)"
-        for square, code in after.walled_in
+# ---- what followed ----------------------------------------------------------------------
+def events(
+    before: DjambiState, after: DjambiState, player: int, action: str, language: str
+) -> list[str]:
+    """Lines for what followed ``action`` of ``player`` (``after`` is the state it made)."""
+    words = FRENCH if language == "fr" else ENGLISH
+    died = deaths(before, after, player, action)
+    lines = _corpse_lines(before, action, died.direct, words)
+    lines += [words.reporter_victim(words.piece(c), s) for s, c in died.by_reporter]
+    if died.by_scandal:
+        lines.append(words.scandal_victims([words.piece_on(c, s) for s, c in died.by_scandal]))
+    lines += [words.walled_in(words.piece(c), s) for s, c in died.walled_in]
+    lines += [words.died(words.piece(c), s) for s, c in died.other]
+    lines += [
+        _elimination(out, heir, colours, words)
+        for out, heir, colours in eliminations(before, after)
     ]
-    for player, heir, colours in after.eliminated:
-        names = _and([COLOURS[c] for c in colours])
-        if heir == VASSAL:
-            clauses.append(f"{COLOURS[player]} is out: the {names} pieces become vassals")
-        else:
-            clauses.append(f"{COLOURS[player]} is out: {COLOURS[heir]} takes over {names}")
-    if after.vassals and after.end is None:
-        names = _and([COLOURS[c] for c in after.vassals])
-        if after.vassal_master >= 0:
-            master = COLOURS[after.vassal_master]
-            clauses.append(f"the vassals ({names}) obey {master}, who holds the centre")
-        else:
-            clauses.append(f"nobody commands the vassals ({names}) while nobody holds the centre")
-    if after.end is not None:
-        winners = _and([COLOURS[w] for w in after.winners])
-        verdict = f"{winners} wins" if len(after.winners) == 1 else f"{winners} share a draw"
-        clauses.append(f"game over, {verdict} ({after.end})")
-    return clauses
+    if after.over:
+        lines.append(ending(after, language))
+        return lines
+    lines += _centre_lines(before, after, words)
+    lines += _vassal_lines(before, after, words)
+    lines += _revival_lines(before, after, player, words)
+    lines += _quiet_lines(before, after, words)
+    return lines
 
 
-# ---- French -----------------------------------------------------------------------------
-def piece_fr(code: int) -> str:
-    """``le Chef bleu``, ``l'Assassin rouge``; ``un cadavre`` for a corpse."""
-    if code <= 0:
-        return "un cadavre"
-    kind = KINDS_FR[KIND_OF[code]]
-    article = "l'" if kind[0] in "AEIOUÉ" else "le "
-    return f"{article}{kind} {COLOURS_FR[COLOUR_OF[code]]}"
-
-
-def _et(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} et {words[-1]}"
-
-
-def _french(state: DjambiState, player: int, action: str, after: Aftermath) -> str:
-    line = f"{COLOURS_FR[player]} : {_french_action(state, player, action, after)}"
-    return " ; ".join([line, *_french_aftermath(after)])
-
-
-def _french_action(state: DjambiState, player: int, action: str, after: Aftermath) -> str:
-    board = state.board
+def _corpse_lines(
+    before: DjambiState, action: str, direct: tuple[Death, ...], words: Words
+) -> list[str]:
+    """Where the corpse went when the action itself put it down: an Assassin's victim lies
+    where the Assassin came from (D4), which is the centre when it kills on its way out."""
     squares = MOVE_ACTION_SQUARES.get(action)
-    if squares is not None:
-        origin, target = squares
-        piece, other = board[origin], board[target]
-        mover = piece_fr(piece)
-        to = SQUARE_NAMES[target]
-        if other == 0:
-            victims = "".join(
-                f" et tue {piece_fr(code)} en {SQUARE_NAMES[square]}"
-                for square, code in after.reporter_kills
-            )
-            return f"{mover} va de {SQUARE_NAMES[origin]} à {to}{victims}"
-        if other < 0:
-            return f"{mover} enlève le cadavre en {to}"
-        if KIND_OF[piece] == DIPLOMAT:
-            return f"{mover} enlève {piece_fr(other)} ({action})"
-        return f"{mover} tue {piece_fr(other)} ({action})"
-    square = SQUARE_ACTIONS.get(action)
-    if square is not None:
-        where = SQUARE_NAMES[square]
-        if action.startswith("kill"):
-            return f"le Reporter tue {piece_fr(board[square])} en {where}"
-        held = "le cadavre" if state.hand < 0 else piece_fr(state.hand)
-        return f"{held} est posé en {where}"
-    if action == SCANDAL:
-        scandal = f"le Reporter en {SQUARE_NAMES[state.actor]} fait éclater un scandale"
-        dead = [f"{piece_fr(c)} en {SQUARE_NAMES[s]}" for s, c in after.reporter_kills]
-        if not dead:  # not applicable now: nothing to tell
-            return scandal
-        return f"{scandal} : {_et(dead)} {'meurent' if len(dead) > 1 else 'meurt'}"
-    if action == PASS:
-        if not _first_step(state):
-            return "le Reporter épargne tout le monde"
-        colour = _passed_colour(state, player)
-        return f"passe le tour de {COLOURS_FR[colour]}" if colour >= 0 else "passe"
-    revived = _revival(state, action)
-    if revived is not None:
-        corpse, up, code = revived
-        return f"{piece_fr(code)} ressuscite en {up} (le cadavre en {corpse})"
-    return action
+    if not direct or squares is None:
+        return []
+    origin, _ = squares
+    if KIND_OF[before.board[origin]] != ASSASSIN:
+        return []
+    return [words.assassin_corpse(origin)]
 
 
-def _french_aftermath(after: Aftermath) -> list[str]:
-    clauses = [
-        f"{piece_fr(code)} en {SQUARE_NAMES[square]}, encerclé, meurt (D10)"
-        for square, code in after.walled_in
-    ]
-    for player, heir, colours in after.eliminated:
-        if heir == VASSAL:
-            names = _et([COLOURS_FR_PIECES[c] for c in colours])
-            clauses.append(f"{COLOURS_FR[player]} est éliminé : les pièces {names} sont vassales")
-        else:
-            names = _et([COLOURS_FR[c] for c in colours])
-            clauses.append(
-                f"{COLOURS_FR[player]} est éliminé : {COLOURS_FR[heir]} prend le contrôle de {names}"
+def _elimination(out: int, heir: int, colours: list[int], words: Words) -> str:
+    if heir == VASSAL:
+        return words.out_vassals(out, colours)
+    return words.out_heir(out, heir, colours)
+
+
+def _centre_lines(before: DjambiState, after: DjambiState, words: Words) -> list[str]:
+    """D9: a Chief reaching the centre (and the extra turns it earns), or leaving it."""
+    was, now = before.holder(), after.holder()
+    if was == now:
+        return []
+    lines = []
+    if was >= 0 and after.in_game(was):
+        lines.append(words.centre_lost(was))
+    if now >= 0:
+        lines.append(words.centre_taken(now, len(after.players_in_game()) >= 3))
+    return lines
+
+
+def _vassal_lines(before: DjambiState, after: DjambiState, words: Words) -> list[str]:
+    """D10: who commands the vassals, when new ones appear or their master changes."""
+    vassals, master = vassal_change(before, after)
+    if not vassals:
+        return []
+    return [words.vassals_obey(vassals, master)]
+
+
+def _revival_lines(before: DjambiState, after: DjambiState, player: int, words: Words) -> list[str]:
+    """D12: a revival earned by a third kill, taken right after the turn."""
+    from machiavel.games.djambi import rules  # rules imports this module
+
+    if after.phase != rules.REVIVE or after.current != player:
+        return []
+    return [words.may_revive(player, after.kills[player], before.phase == rules.REVIVE)]
+
+
+def _quiet_lines(before: DjambiState, after: DjambiState, words: Words) -> list[str]:
+    """D11: a warning when a quiet round ends with 10, 5 or 1 quiet rounds left."""
+    if after.quiet <= before.quiet:
+        return []
+    per_round = after.turns_per_round()
+    done = after.quiet // per_round
+    left = after.quiet_rounds - done
+    if done <= before.quiet // per_round or left not in QUIET_WARNINGS:
+        return []
+    return [words.quiet_rounds(done, left)]
+
+
+# ---- the end ----------------------------------------------------------------------------
+def ending(state: DjambiState, language: str) -> str:
+    """D11: why a finished game ended, and the winner's margin where there is one."""
+    words = FRENCH if language == "fr" else ENGLISH
+    winners = list(state.winners)
+    reason = state.end_reason
+    if reason == "last Chief standing":
+        return words.last_chief(winners[0], _pieces_commanded(state, winners[0]))
+    if reason == "quiet rounds, centre held":
+        return words.quiet_centre(state.quiet_rounds, winners[0])
+    if reason == "quiet rounds, shared draw":
+        return words.quiet_draw(state.quiet_rounds, winners)
+    return words.no_chief_left(winners)
+
+
+def _pieces_commanded(state: DjambiState, player: int) -> int:
+    """The living pieces of every colour ``player`` controls."""
+    return sum(1 for v in state.board if v > 0 and state.controllers[COLOUR_OF[v]] == player)
+
+
+# ---- English and French -----------------------------------------------------------------
+class Words:
+    """The phrases of one language; ``ENGLISH`` and ``FRENCH`` are its instances."""
+
+    played = "played"
+
+    def seat(self, player: int) -> str:
+        return f"player {player}"
+
+    def kind(self, code: int) -> str:
+        return KINDS_EN[KIND_OF[code]]
+
+    def rounds(self, count: int) -> str:
+        return f"{count} round" if count == 1 else f"{count} rounds"
+
+    def seats(self, players: list[int]) -> str:
+        names = [self.seat(p) for p in players]
+        return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+    def piece(self, code: int, mover: int = -1) -> str:
+        """``their Chief`` when the piece is the mover's own colour, else ``the Chief of
+        player 2``."""
+        if COLOUR_OF[code] == mover:
+            return f"their {self.kind(code)}"
+        return f"the {self.kind(code)} of {self.seat(COLOUR_OF[code])}"
+
+    def square(self, square: int) -> str:
+        return "the centre (e5)" if square == CENTRE else SQUARE_NAMES[square]
+
+    def piece_on(self, code: int, square: int) -> str:
+        return f"{self.piece(code)} on {self.square(square)}"
+
+    def moved(self, piece: str, origin: int, target: int) -> str:
+        return f"moved {piece} from {self.square(origin)} to {self.square(target)}"
+
+    def took_corpse(self, piece: str, origin: int, target: int) -> str:
+        return f"{self.moved(piece, origin, target)} and took up the corpse there"
+
+    def took_up(self, piece: str, origin: int, target: int, victim: str) -> str:
+        return f"{self.moved(piece, origin, target)} and took up {victim}"
+
+    def killed_moving(self, piece: str, origin: int, target: int, victim: str) -> str:
+        return f"{self.moved(piece, origin, target)} and killed {victim}"
+
+    def left_centre(self, piece: str, target: int, victim: str) -> str:
+        line = f"moved {piece} out of the centre (e5) to {self.square(target)}"
+        return f"{line} and killed {victim}" if victim else line
+
+    def reporter_killed(self, victim: str, square: int, reporter: str) -> str:
+        return f"killed {victim} on {self.square(square)} with {reporter}"
+
+    def put_down(self, piece: str, square: int) -> str:
+        return f"put {piece} down on {self.square(square)}"
+
+    def put_corpse(self, square: int) -> str:
+        return f"put the corpse down on {self.square(square)}"
+
+    def scandal(self, reporter: str, square: int) -> str:
+        return f"caused a scandal with {reporter} on {self.square(square)}"
+
+    def spared(self, reporter: str) -> str:
+        return f"chose no victim for {reporter}"
+
+    def passed(self, colour: int) -> str:
+        if colour >= 0:
+            return f"passed the turn of the pieces of {self.seat(colour)}: none of them can move"
+        return "passed: none of their pieces can move"
+
+    def revived(self, piece: str, corpse: int, target: int) -> str:
+        return (
+            f"raised {piece} from the dead: the corpse on {self.square(corpse)} "
+            f"stands up on {self.square(target)}"
+        )
+
+    # events
+    def assassin_corpse(self, square: int) -> str:
+        return f"The corpse lies on {self.square(square)}, where the Assassin came from"
+
+    def reporter_victim(self, victim: str, square: int) -> str:
+        return (
+            f"The Reporter then killed {victim} on {self.square(square)}, next to it; "
+            "the corpse stays there"
+        )
+
+    def scandal_victims(self, victims: list[str]) -> str:
+        return f"The scandal killed {self._and(victims)}"
+
+    def walled_in(self, chief: str, square: int) -> str:
+        return f"{_capital(chief)} on {self.square(square)} was walled in with no way out and died"
+
+    def died(self, piece: str, square: int) -> str:
+        return f"{_capital(piece)} on {self.square(square)} died"
+
+    def out_heir(self, out: int, heir: int, colours: list[int]) -> str:
+        return (
+            f"{_capital(self.seat(out))} is out of the game: {self.seat(heir)} takes over "
+            f"the pieces of {self.seats(colours)}"
+        )
+
+    def out_vassals(self, out: int, colours: list[int]) -> str:
+        return (
+            f"{_capital(self.seat(out))} is out of the game: the pieces of {self.seats(colours)} become "
+            "vassals, which obey whoever holds the centre"
+        )
+
+    def centre_taken(self, holder: int, extra_turns: bool) -> str:
+        line = f"The Chief of {self.seat(holder)} now holds the centre"
+        if extra_turns:
+            line += f": {self.seat(holder)} plays an extra turn after each other player's turn"
+        return line
+
+    def centre_lost(self, holder: int) -> str:
+        return f"{_capital(self.seat(holder))} no longer holds the centre"
+
+    def vassals_obey(self, colours: list[int], master: int) -> str:
+        pieces = f"the vassal pieces of {self.seats(colours)}"
+        if master >= 0:
+            return f"{_capital(pieces)} obey {self.seat(master)} while they hold the centre"
+        return f"Nobody may move or touch {pieces} while nobody holds the centre"
+
+    def may_revive(self, player: int, kills: int, again: bool) -> str:
+        if again:
+            return f"{_capital(self.seat(player))} may raise one more of their dead pieces"
+        return (
+            f"{_capital(self.seat(player))} has killed {kills} enemy pieces: they may raise one of "
+            "their dead pieces in their starting corner"
+        )
+
+    def quiet_rounds(self, done: int, left: int) -> str:
+        rounds = "round" if left == 1 else f"{left} rounds"
+        return (
+            f"No piece has died for {self.rounds(done)}: if none dies in the next {rounds}, the game "
+            "ends, won by whoever then holds the centre (a draw if nobody does)"
+        )
+
+    def last_chief(self, winner: int, pieces: int) -> str:
+        return (
+            f"{_capital(self.seat(winner))} wins: their Chief is the last one standing, with {pieces} "
+            f"living {'piece' if pieces == 1 else 'pieces'} under their command"
+        )
+
+    def quiet_centre(self, rounds: int, winner: int) -> str:
+        return (
+            f"No piece died for {self.rounds(rounds)} in a row: {self.seat(winner)} wins, as their "
+            "Chief holds the centre"
+        )
+
+    def quiet_draw(self, rounds: int, winners: list[int]) -> str:
+        return (
+            f"No piece died for {self.rounds(rounds)} in a row and nobody holds the centre: "
+            f"{self.seats(winners)} share a draw"
+        )
+
+    def no_chief_left(self, winners: list[int]) -> str:
+        return (
+            "The last Chiefs died in the same turn: "
+            f"{self.seats(winners)}, still in the game when it began, share a draw"
+        )
+
+    def _and(self, items: list[str]) -> str:
+        return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+class French(Words):
+    played = "a joué"
+
+    def seat(self, player: int) -> str:
+        return f"joueur {player}"
+
+    def kind(self, code: int) -> str:
+        return KINDS_FR[KIND_OF[code]]
+
+    def rounds(self, count: int) -> str:
+        return f"{count} tour de table" if count == 1 else f"{count} tours de table"
+
+    def seats(self, players: list[int]) -> str:
+        return self._and([self.seat(p) for p in players])
+
+    def piece(self, code: int, mover: int = -1) -> str:
+        """``son Chef``, ``le Chef du joueur 2``, ``l'Assassin du joueur 2``."""
+        kind = self.kind(code)
+        if COLOUR_OF[code] == mover:
+            return f"son {kind}"
+        article = "l'" if kind[0] in "AEIOUÉ" else "le "
+        return f"{article}{kind} du {self.seat(COLOUR_OF[code])}"
+
+    def at(self, square: int) -> str:
+        return "au centre (e5)" if square == CENTRE else f"en {SQUARE_NAMES[square]}"
+
+    def from_(self, square: int) -> str:
+        return "du centre (e5)" if square == CENTRE else f"de {SQUARE_NAMES[square]}"
+
+    def to(self, square: int) -> str:
+        return "au centre (e5)" if square == CENTRE else f"à {SQUARE_NAMES[square]}"
+
+    def piece_on(self, code: int, square: int) -> str:
+        return f"{self.piece(code)} {self.at(square)}"
+
+    def moved(self, piece: str, origin: int, target: int) -> str:
+        return f"a déplacé {piece} {self.from_(origin)} {self.to(target)}"
+
+    def took_corpse(self, piece: str, origin: int, target: int) -> str:
+        return f"{self.moved(piece, origin, target)} et y a pris le cadavre"
+
+    def took_up(self, piece: str, origin: int, target: int, victim: str) -> str:
+        return f"{self.moved(piece, origin, target)} et a pris {victim}"
+
+    def killed_moving(self, piece: str, origin: int, target: int, victim: str) -> str:
+        return f"{self.moved(piece, origin, target)} et a tué {victim}"
+
+    def left_centre(self, piece: str, target: int, victim: str) -> str:
+        line = f"a fait sortir {piece} du centre (e5) {self.to(target)}"
+        return f"{line} et y a tué {victim}" if victim else line
+
+    def reporter_killed(self, victim: str, square: int, reporter: str) -> str:
+        return f"a tué {victim} {self.at(square)} avec {reporter}"
+
+    def put_down(self, piece: str, square: int) -> str:
+        return f"a posé {piece} {self.at(square)}"
+
+    def put_corpse(self, square: int) -> str:
+        return f"a posé le cadavre {self.at(square)}"
+
+    def scandal(self, reporter: str, square: int) -> str:
+        return f"a fait éclater un scandale avec {reporter} {self.at(square)}"
+
+    def spared(self, reporter: str) -> str:
+        return f"n'a choisi aucune victime pour {reporter}"
+
+    def passed(self, colour: int) -> str:
+        if colour >= 0:
+            return f"a passé le tour des pièces du {self.seat(colour)} : aucune ne peut bouger"
+        return "a passé : aucune de ses pièces ne peut bouger"
+
+    def revived(self, piece: str, corpse: int, target: int) -> str:
+        return f"a ressuscité {piece} : le cadavre {self.at(corpse)} se relève {self.at(target)}"
+
+    # events
+    def assassin_corpse(self, square: int) -> str:
+        return f"Le cadavre reste {self.at(square)}, d'où venait l'Assassin"
+
+    def reporter_victim(self, victim: str, square: int) -> str:
+        return (
+            f"Le Reporter a alors tué {victim} {self.at(square)}, à côté de lui ; "
+            "le cadavre reste sur place"
+        )
+
+    def scandal_victims(self, victims: list[str]) -> str:
+        return f"Le scandale a tué {self._and(victims)}"
+
+    def walled_in(self, chief: str, square: int) -> str:
+        return f"{_capital(chief)} {self.at(square)}, encerclé sans issue, est mort"
+
+    def died(self, piece: str, square: int) -> str:
+        return f"{_capital(piece)} {self.at(square)} est mort"
+
+    def out_heir(self, out: int, heir: int, colours: list[int]) -> str:
+        owners = self._and([f"du {self.seat(c)}" for c in colours])
+        return (
+            f"{_capital(self.seat(out))} est éliminé : {self.seat(heir)} prend le contrôle "
+            f"des pièces {owners}"
+        )
+
+    def out_vassals(self, out: int, colours: list[int]) -> str:
+        owners = self._and([f"du {self.seat(c)}" for c in colours])
+        return (
+            f"{_capital(self.seat(out))} est éliminé : les pièces {owners} deviennent "
+            "vassales et obéissent à qui tient le centre"
+        )
+
+    def centre_taken(self, holder: int, extra_turns: bool) -> str:
+        line = f"Le Chef du {self.seat(holder)} tient maintenant le centre"
+        if extra_turns:
+            line += (
+                f" : {self.seat(holder)} joue un tour de plus après le tour de chaque autre joueur"
             )
-    if after.vassals and after.end is None:
-        names = _et([COLOURS_FR_PIECES[c] for c in after.vassals])
-        if after.vassal_master >= 0:
-            master = COLOURS_FR[after.vassal_master]
-            clauses.append(
-                f"les pièces vassales ({names}) obéissent à {master}, qui tient le centre"
+        return line
+
+    def centre_lost(self, holder: int) -> str:
+        return f"{_capital(self.seat(holder))} ne tient plus le centre"
+
+    def vassals_obey(self, colours: list[int], master: int) -> str:
+        owners = self._and([f"du {self.seat(c)}" for c in colours])
+        if master >= 0:
+            return (
+                f"Les pièces vassales {owners} obéissent à {self.seat(master)} tant qu'il "
+                "tient le centre"
             )
-        else:
-            clauses.append(
-                f"les pièces vassales ({names}) n'obéissent à personne tant que le centre est vide"
-            )
-    if after.end is not None:
-        winners = _et([COLOURS_FR[w] for w in after.winners])
-        verdict = f"{winners} gagne" if len(after.winners) == 1 else f"match nul entre {winners}"
-        clauses.append(f"partie finie, {verdict} ({ENDS_FR.get(after.end, after.end)})")
-    return clauses
+        return (
+            f"Personne ne peut déplacer ni toucher les pièces vassales {owners} tant que "
+            "personne ne tient le centre"
+        )
+
+    def may_revive(self, player: int, kills: int, again: bool) -> str:
+        if again:
+            return f"{_capital(self.seat(player))} peut ressusciter une autre de ses pièces mortes"
+        return (
+            f"{_capital(self.seat(player))} a tué {kills} pièces ennemies : il peut ressusciter "
+            "une de ses pièces mortes dans son coin de départ"
+        )
+
+    def quiet_rounds(self, done: int, left: int) -> str:
+        rounds = (
+            "le prochain tour de table" if left == 1 else f"les {left} prochains tours de table"
+        )
+        return (
+            f"Aucune pièce n'est morte depuis {self.rounds(done)} : si aucune ne meurt dans "
+            f"{rounds}, la partie s'arrête, gagnée par qui tiendra alors le centre (sinon "
+            "match nul)"
+        )
+
+    def last_chief(self, winner: int, pieces: int) -> str:
+        living = "pièce vivante" if pieces == 1 else "pièces vivantes"
+        return (
+            f"{_capital(self.seat(winner))} gagne : son Chef est le dernier en vie, avec "
+            f"{pieces} {living} sous ses ordres"
+        )
+
+    def quiet_centre(self, rounds: int, winner: int) -> str:
+        return (
+            f"Aucune pièce n'est morte pendant {self.rounds(rounds)} : {self.seat(winner)} "
+            "gagne, car son Chef tient le centre"
+        )
+
+    def quiet_draw(self, rounds: int, winners: list[int]) -> str:
+        return (
+            f"Aucune pièce n'est morte pendant {self.rounds(rounds)} et personne ne tient "
+            f"le centre : {self.seats(winners)} font match nul"
+        )
+
+    def no_chief_left(self, winners: list[int]) -> str:
+        return (
+            "Les derniers Chefs sont morts dans le même tour : "
+            f"{self.seats(winners)}, encore en lice à son début, font match nul"
+        )
+
+    def _and(self, items: list[str]) -> str:
+        return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} et {items[-1]}"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+ENGLISH = Words()
+FRENCH = French()
