@@ -267,7 +267,7 @@ def _draft_step(state: GuildesState, before: GuildesState, language: str) -> lis
         lines.append(
             say(
                 language,
-                f"the drafting is over: each player has kept {kept} cards and will place {placed}",
+                f"the drafting is over: each player has kept {kept} cards, {placed} of them to be placed",
                 f"la sélection est finie : chaque joueur a gardé {kept} cartes et en posera "
                 f"{placed}",
             )

@@ -29,17 +29,17 @@ EVENT_TITLES_EN = (
     "Placing one or two cards",
     "Face-down card",
 )
-# The Coup Tordu cards (G7) A-I in English.
+# The Coup Tordu cards (G7) A-I in English, in the third person: the log speaks of seats.
 TRICK_TITLES_EN = (
     "Protection",
-    "Swap 1 card between 2 players",
-    "Sacrifice 1 of your cards ≥ 10 to remove 1 card of your choice",
-    "Draw 2 cards from the discard pile, place 1 and discard the other",
-    "Exchange 1 card of your hand for 1 of your tableau",
-    "+1 Chevaliers -1",
-    "+1 Nobles -1",
-    "+1 Prêtres -1",
-    "+1 Alchimistes -1",
+    "Swap a card between two players",
+    "Sacrifice a card ≥ 10 of one's own to remove any card",
+    "Draw two cards from the discard pile, play one, discard the other",
+    "Exchange a card in hand for one of one's own tableau",
+    "+1 Chevaliers −1",
+    "+1 Nobles −1",
+    "+1 Prêtres −1",
+    "+1 Alchimistes −1",
 )
 
 
