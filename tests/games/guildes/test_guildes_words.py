@@ -221,6 +221,8 @@ def test_each_count_is_told_with_the_votes_and_totals_of_the_view_g4(
             heading = {"en": "Count of round", "fr": "Décompte du tour de scrutin"}[language]
             lines = entry.split("\n")
             start = next(i for i, line in enumerate(lines) if line.startswith(heading))
+            modified = count["tableaux"] != after.view(None)["tableaux"]  # F-I's +1/-1
+            assert ("+1/−1" in lines[start]) == modified, lines[start]
             guilds = [g for g in GUILD_NAMES if any(g in t for t in count["tableaux"])]
             told = lines[start + 1 : start + 1 + len(guilds)]
             assert [line.split(" (")[0] for line in told] == guilds

@@ -151,7 +151,7 @@ def guild_line(
     return f"{head}{say(language, ':', ' :')} {parts}"
 
 
-def count_lines(state: GuildesState, before: GuildesState, language: str) -> list[str]:
+def count_lines(state: GuildesState, language: str) -> list[str]:
     """The count just held: a heading, one line per guild held, the votes and totals."""
     entry, details = state.counts_log[-1], state.count_details[-1]
     round_index = entry["round"] - 1
@@ -162,7 +162,7 @@ def count_lines(state: GuildesState, before: GuildesState, language: str) -> lis
         f"Count of round {round_index + 1}",
         f"Décompte du tour de scrutin {round_index + 1}",
     )
-    if counted != before.tableau:  # F-I's virtual cards
+    if counted != state.tableau:  # F-I's virtual cards (the count changes no card)
         heading += say(
             language,
             " (with the Coup Tordu +1/−1 cards)",
@@ -230,7 +230,7 @@ def events(
     if before.phase == TRICKS and not _still_drawing(state, before):
         lines += _skipped_tricks(state, before, before.trick_letter + 1, language)
     if len(state.counts_log) > len(before.counts_log):
-        lines += count_lines(state, before, language)
+        lines += count_lines(state, language)
     if state.round > before.round:
         lines += _round_begins(state, language)
     return lines
