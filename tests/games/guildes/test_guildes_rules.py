@@ -182,7 +182,8 @@ def test_describe_hides_simultaneous_choices() -> None:
     action = state.legal_actions(0)[0]
     assert state.describe(0, action, 1) == "player 0 keeps a card"
     assert state.describe(0, action, None) == "player 0 keeps a card"
-    assert state.describe(0, action, 0) == f"player 0: {action}"
+    guild = action.removeprefix("keep ")
+    assert state.describe(0, action, 0) == f"player 0 keeps a {guild} card"
     placing = find_state(3, lambda s: s.phase == PLACE)
     assert placing.describe(1, placing.legal_actions(1)[0], 2) == "player 1 places a card face down"
 

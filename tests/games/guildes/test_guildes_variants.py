@@ -339,7 +339,9 @@ def test_d_draws_two_from_the_discard_places_one_g7() -> None:
     assert state.to_move == (holder,) and len(state.drawn) == 2
     assert sorted(GUILD_INDEX[n] for n in state.view(holder)["drawn"]) == sorted(state.drawn)
     assert "drawn" not in state.view(other) and "drawn" not in state.view(None)
-    assert state.describe(holder, "draw", other) == f"player {holder}: draw"
+    assert state.describe(holder, "draw", other) == (
+        f"player {holder} draws 2 cards from the discard pile (Coup Tordu D)"
+    )
     drawn = state.drawn[:]
     choice = state.legal_actions(holder)
     assert choice == sorted(

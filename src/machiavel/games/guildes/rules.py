@@ -677,6 +677,28 @@ class GuildesState(State):
         """Simultaneous choices are face down: others only learn that a choice was made."""
         return describe_action(self, PHASE_NAMES[self.phase], player, action, viewer, language)
 
+    def _events(
+        self, before: State, player: int, action: str, viewer: int | None, language: str
+    ) -> list[str]:
+        """Steps completed, cards revealed, counts with their arithmetic, rounds begun."""
+        from machiavel.games.guildes.telling import events
+
+        assert isinstance(before, GuildesState)
+        return events(self, before, player, viewer, language)
+
+    def _marks(self, before: State, player: int, action: str) -> JsonDict:
+        """The cards this action put face up, and on whose tableau (public only)."""
+        from machiavel.games.guildes.telling import marks
+
+        assert isinstance(before, GuildesState)
+        return marks(self, before, player, action)
+
+    def _ending(self, language: str) -> str:
+        """The final count and the winner's margin (G5: a tie shares the win)."""
+        from machiavel.games.guildes.telling import ending
+
+        return ending(self, language)
+
     def _what_now(self, player: int) -> str:
         phase = self.phase
         if phase == DRAFT:
