@@ -169,7 +169,7 @@ def test_the_boards_explain_themselves(
     if shown is not None:  # Prêtres were played by someone
         assert shown == {1: "13", 2: "13 / 6", 3: "13 / 6 / 3"}[round_shown]
     values = page.locator(".guild-values-help")
-    assert values.locator('tr[data-guild="Alchimistes"] td.guild-values').all_inner_texts() == [
+    assert values.locator('tr[data-guild="Alchimistes"] td.guild-values').all_text_contents() == [
         "14",
         "14 / 7",
         "14 / 7 / 4 / 2",
