@@ -145,7 +145,14 @@ function tableaux(ctx) {
 
 /** The moves shown that put a card of ``guild`` face up on ``player``'s tableau. */
 function justPlaced(ctx, player, guild) {
-  return marksOf(ctx).filter((i) => i.mark.tableau === player && Array.isArray(i.mark.cards) && i.mark.cards.includes(guild));
+  return marksOf(ctx).filter((i) => placedOn(i.mark, player).includes(guild));
+}
+
+/** The guilds a move put face up on ``player``'s tableau: ``tableaux`` (one list per
+ * player) when several tableaux got cards, else ``cards`` on ``tableau``. */
+function placedOn(mark, player) {
+  if (Array.isArray(mark.tableaux)) return mark.tableaux[player] || [];
+  return mark.tableau === player && Array.isArray(mark.cards) ? mark.cards : [];
 }
 
 function roundInfo(ctx) {
