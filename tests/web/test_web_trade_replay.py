@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, Request
+from playwright.sync_api import Page, Request, Route
 
 CARDS = ("orange", "yellow", "green", "violet", "joker")  # the engine's card order
 
@@ -145,7 +145,7 @@ def test_the_offer_builder_speaks_french(server: Any, open_page: Callable[..., A
 # ---- replays --------------------------------------------------------------------------------
 BOT_GAMES: dict[str, dict[str, Any]] = {
     "tyrus": {"players": 2},
-    "djambi": {"players": 4, "options": {"quiet_rounds": "2"}},
+    "djambi": {"players": 4, "options": {"quiet_rounds": 2}},
     "guildes": {"players": 3},
     "tyros": {"players": 3},
 }
@@ -166,6 +166,30 @@ def finished_bots_game(server: Any, game: str, seed: int = 5) -> dict[str, Any]:
             moved = (state["version"], time.monotonic())
         assert time.monotonic() - moved[1] < 120, f"{game} stuck at {moved[0]}"
         time.sleep(0.05)
+
+
+def with_marked_events(replay: dict[str, Any], steps: set[int]) -> dict[str, Any]:
+    """The replay with an event line added to the entries of ``steps``: the jumps are
+    tested whatever events the engines tell (their own lines come first)."""
+    for key, said in (
+        ("log", "A test event at step {n}."),
+        ("log_fr", "Un événement à l'étape {n}."),
+    ):
+        replay[key] = [
+            entry + "\n" + said.format(n=i + 1) if i + 1 in steps else entry
+            for i, entry in enumerate(replay[key])
+        ]
+    return replay
+
+
+def with_events(page: Page, steps: set[int]) -> None:
+    """Every replay the page reads carries the event lines of ``with_marked_events``."""
+
+    def handle(route: Route) -> None:
+        answer = route.fetch()
+        route.fulfill(response=answer, json=with_marked_events(answer.json(), steps))
+
+    page.route("**/api/games/*/replay*", handle)
 
 
 def words(text: str) -> str:
@@ -190,14 +214,17 @@ def test_a_replay_opens_at_the_start_plays_at_a_chosen_speed_and_jumps_to_events
 ) -> None:
     final = finished_bots_game(server, "tyros")
     game_id, steps = final["id"], final["version"]
-    _, whole = server.call("GET", f"/api/games/{game_id}/replay")
-    events = [i + 1 for i, entry in enumerate(whole["log"]) if "\n" in entry]
-    assert events  # a Tyros game has round ends at least
-
     page = open_page().page
-    page.clock.install()  # the page's timers run only when the test moves the clock
+    marked = {3, steps // 2, steps - 1}
+    with_events(page, marked)
+    whole = with_marked_events(server.call("GET", f"/api/games/{game_id}/replay")[1], marked)
+    events = [i + 1 for i, entry in enumerate(whole["log"]) if "\n" in entry]
+    assert marked <= set(events)
+    page.clock.install()
     page.goto(f"{server.base}/#/replay/{game_id}")
     at_step(page, 0)
+    # From here the page's timers run only when the test moves its clock.
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
     assert page.inner_text(".last-action") == "The start of the game."
 
     # At 2 steps a second a step shows for 500 ms; at 4, for 250 ms.
@@ -234,6 +261,20 @@ def test_a_replay_opens_at_the_start_plays_at_a_chosen_speed_and_jumps_to_events
     at_step(page, steps)
 
 
+# A card's own rule ("exchange 1 card of your hand...", Guildes' dirty tricks) speaks to whoever
+# plays it: it is the card's text, not a label of someone's cards.
+CARD_RULES = ".panel.tricks li .muted"
+
+
+def labels_of(page: Page, selector: str) -> str:
+    text: str = page.locator(selector).evaluate(
+        "(node, rules) => { const copy = node.cloneNode(true);"
+        " copy.querySelectorAll(rules).forEach((n) => n.remove()); return copy.textContent; }",
+        CARD_RULES,
+    )
+    return text
+
+
 @pytest.mark.parametrize("game", list(BOT_GAMES))
 def test_a_replay_names_every_players_cards(
     game: str, server: Any, open_page: Callable[..., Any], screenshot: Callable[..., None]
@@ -247,10 +288,29 @@ def test_a_replay_names_every_players_cards(
             page.click(f'.lang-switch button[data-lang="{language}"]')
             at_step(page, step)
             labels = [
-                page.inner_text(".replay .board-area"),
+                labels_of(page, ".replay .board-area"),
                 page.inner_text(".replay .panel.seats"),
                 page.inner_text(".replay .replay-controls"),
             ]
             found = [YOUR.search(text) for text in labels]
             assert not any(found), (game, language, step, [m.group(0) for m in found if m])
     screenshot(page, f"{game}-replay-names")
+
+
+def test_after_three_refused_offers_the_builder_says_why_no_more(
+    server: Any, open_page: Callable[..., Any]
+) -> None:
+    game_id, tokens = three_people(server)
+    actions_turn_of(server, game_id, tokens, 0)
+    for _ in range(3):  # Y6: at most 3 offers a turn; a refused one costs nothing
+        legal = view_of(server, game_id, tokens[0])["legal_actions"]
+        play_as(server, game_id, tokens, 0, next(a for a in legal if a.startswith("offer 1 ")))
+        play_as(server, game_id, tokens, 1, "refuse")
+    page = open_page().page
+    page.goto(f"{server.base}/#/game/{game_id}?token={tokens[0]}")
+    builder = page.locator(".trade-builder")
+    builder.wait_for()
+    assert builder.locator(".trade-why").inner_text() == (
+        "You may make only 3 offers a turn; you made them already."
+    )
+    assert builder.locator("#trade-confirm").count() == 0
