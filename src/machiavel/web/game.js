@@ -408,6 +408,9 @@ export class GamePage {
       label: (p) => playerLabel(state.seats, p),
       reveal: (id) => this.reveal(id),
       choose: (key) => this.choose(key),
+      // A board that builds a whole action itself (Tyros' offers) plays one of these.
+      legal: state.legal_actions,
+      play: (action) => state.legal_actions.includes(action) && this.play(action),
       // Attributes of a board element that stands for a key: clickable only when legal.
       key: (key, base = "") => keyAttrs(ctx, key, base),
     };

@@ -4,6 +4,7 @@
 // "tab:<player>:<guild>" (a card of a tableau), "player:<p>", "verb:<word>".
 import { h, s, svgRoot } from "../dom.js";
 import { t } from "../i18n.js";
+import "../trade-words.js";
 import { playerMark } from "../players.js";
 import { guildTitle, guildValues, guildValuesPanel } from "../board-help.js";
 import { marksOf, markAttrs } from "../moves.js";
@@ -273,7 +274,7 @@ function myCards(ctx) {
     return h(
       "div",
       { class: "panel all-hands" },
-      view.hands.map((hand, p) => h("div", { class: "hand-row" }, ctx.label(p), ": ", fmt(hand), " | ", t("guildes.kept"), ": ", fmt(view.kepts[p]))),
+      view.hands.map((hand, p) => h("div", { class: "hand-row" }, ctx.label(p), ": ", fmt(hand), " | ", t("replay.kept"), ": ", fmt(view.kepts[p]))), // named rows, never "your"
     );
   }
   if (view.viewer === null || view.viewer === undefined) return null;

@@ -8,6 +8,7 @@ import { t } from "../i18n.js";
 import { playerMark, playerStyle, shapeAt } from "../players.js";
 import { tyrosLegend } from "../board-help.js";
 import { marksOf, markAttrs } from "../moves.js";
+import { answerButtons, offerBuilder } from "./tyros-trade.js";
 
 export const EMPIRE = {
   orange: { fill: "#E69F00", shape: "triangle" },
@@ -258,12 +259,7 @@ function offerPanel(ctx) {
     h("p", {}, ctx.label(offer.from), " → ", ctx.label(offer.to)),
     h("p", {}, t("tyros.gives"), ": ", cardChips(offer.give)),
     h("p", {}, t("tyros.asks"), ": ", cardChips(offer.ask)),
-    forMe
-      ? h("p", { class: "offer-buttons" },
-          h("button", ctx.key("verb:accept", "accept"), t("tyros.verb.accept")),
-          " ",
-          h("button", ctx.key("verb:refuse", "refuse"), t("tyros.verb.refuse")))
-      : h("p", { class: "muted" }, t("tyros.waiting_answer")),
+    forMe ? answerButtons(ctx, offer) : h("p", { class: "muted" }, t("tyros.waiting_answer")),
   );
 }
 
@@ -357,7 +353,7 @@ function endDetails(ctx) {
 }
 
 function render(ctx) {
-  return h("div", { class: "tyros" }, h("div", { class: "board-scroll" }, mapBoard(ctx)), tyrosLegend(), offerPanel(ctx), handPanel(ctx), infoPanel(ctx), playersTable(ctx));
+  return h("div", { class: "tyros" }, h("div", { class: "board-scroll" }, mapBoard(ctx)), tyrosLegend(), offerPanel(ctx), offerBuilder(ctx), handPanel(ctx), infoPanel(ctx), playersTable(ctx));
 }
 
 function merge(replay) {
