@@ -70,7 +70,7 @@ def test_a_stale_page_gets_409_and_shows_the_current_state(
     assert statuses == [409]
     assert version_of(page) == 1  # the state the 409 carried
     assert page.evaluate("document.body.dataset.turn") == "others"
-    assert page.locator(".log li").count() == 1
+    assert page.locator(".log ol > li").count() == 1
 
 
 def test_simultaneous_choices_survive_others_moving_meanwhile(
@@ -126,5 +126,5 @@ def test_a_dropped_socket_reconnects_and_catches_up(
     page.wait_for_function("Number(document.querySelector('.game-page').dataset.version) === 3")
     assert len(switch.urls) == 2
     assert "log_from=0" in switch.urls[1]  # it asked for the lines it lacked
-    assert page.locator(".log li").count() == 3
+    assert page.locator(".log ol > li").count() == 3
     page.wait_for_selector('#connection[data-status="live"]')

@@ -96,7 +96,7 @@ def test_an_invite_link_seats_a_friend_and_both_pages_stay_live(
                 )
                 break
     assert server.state(link.split("/game/")[1].split("?")[0])["version"] == 4
-    assert host.locator(".log li").count() == friend.locator(".log li").count() == 4
+    assert host.locator(".log ol > li").count() == friend.locator(".log ol > li").count() == 4
 
 
 def test_french_and_english(
@@ -133,7 +133,7 @@ def test_french_and_english(
     page.goto(f"{server.base}/#/game/{created['id']}?spectate=1")
     page.wait_for_selector(".djambi-board")
     assert "rouge" in page.inner_text(".armies")
-    first_line = page.locator(".log li").first
+    first_line = page.locator(".log ol > li").first
     first_line.wait_for()  # the bots have moved
     assert FRENCH_LINE.match(first_line.inner_text()), first_line.inner_text()
     screenshot(page, "djambi-spectator-fr", phone_too=True)
@@ -184,7 +184,7 @@ def test_a_finished_game_is_replayed_step_by_step(
     # The log as each line's author saw it, in the page's language, seats named as
     # everywhere on the page (badge with the 1-based number, then "easy bot"), never as the
     # engine's 0-based "player 0".
-    lines = page.locator(".log li")
+    lines = page.locator(".log ol > li")
     assert lines.count() == 2
     assert words(lines.first.inner_text()).startswith(f"{first_mover + 1} easy bot placed ")
     assert lines.first.locator(f'.player-label[data-player="{first_mover}"]').count() == 1

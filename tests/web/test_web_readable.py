@@ -97,7 +97,7 @@ def test_a_whole_game_reads_in_words_on_a_phone_in_french(
         assert len(payload["log"]) == len(payload["log_fr"]) == len(actions)
         assert_in_words(payload["log"], actions, f"{game}, English, {who}")
         assert_in_words(payload["log_fr"], actions, f"{game}, French, {who}")
-    shown = page.locator(".log li").all_inner_texts()
+    shown = page.locator(".log ol > li").all_inner_texts()
     assert len(shown) >= len(actions)
     assert_in_words(shown, actions, f"{game}, the page's log")
 
