@@ -67,8 +67,24 @@ def death_list(before: DjambiState, after: DjambiState) -> list[Death]:
     return sorted(out)
 
 
+# The last answer of ``deaths``: an action is told to every viewer in every language, each
+# asking for the same deaths (the states are kept, so their ids cannot be reused).
+_last_deaths: list[tuple[DjambiState, DjambiState, int, int, str, Deaths]] = []
+
+
 def deaths(before: DjambiState, after: DjambiState, player: int, action: str) -> Deaths:
     """The deaths of ``action`` by ``player``, sorted by cause."""
+    if _last_deaths:
+        old_before, old_after, version, old_player, old_action, found = _last_deaths[0]
+        same_states = old_before is before and old_after is after and version == after.version
+        if same_states and (old_player, old_action) == (player, action):
+            return found
+    found = _deaths(before, after, player, action)
+    _last_deaths[:] = [(before, after, after.version, player, action, found)]
+    return found
+
+
+def _deaths(before: DjambiState, after: DjambiState, player: int, action: str) -> Deaths:
     named = direct_victim_square(before, action)
     reach = reporters_reach(before, player, action)
     groups: dict[str, list[Death]] = {
