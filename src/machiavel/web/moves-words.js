@@ -5,6 +5,7 @@ addWords({
   en: {
     "moves.since_turn": "Move {n} of {total} since your turn:",
     "moves.since_change": "Move {n} of {total} since the last change:",
+    "moves.since_start": "Move {n} of {total} since the start:",
     "moves.your_last": "Your last move:",
     "moves.previous": "Previous move",
     "moves.next": "Next move",
@@ -21,6 +22,7 @@ addWords({
   fr: {
     "moves.since_turn": "Coup {n} sur {total} depuis votre tour :",
     "moves.since_change": "Coup {n} sur {total} depuis le dernier changement :",
+    "moves.since_start": "Coup {n} sur {total} depuis le début :",
     "moves.your_last": "Votre dernier coup :",
     "moves.previous": "Coup précédent",
     "moves.next": "Coup suivant",

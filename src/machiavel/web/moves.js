@@ -59,6 +59,8 @@ export class MoveTrail {
         const moves = movesOf(marks);
         return { moves: moves.slice(-1), mine: true, ownOnly: true };
       }
+      // Not played yet: every move so far, so that the bots' opening moves are all seen.
+      return { moves: movesOf(marks).slice(-MAX_MOVES), mine: false, fromStart: true };
     }
     const moves = movesOf(marks);
     const start = moves.findIndex((m) => m.last >= this.changeFrom);
@@ -99,14 +101,14 @@ function lastIndexOf(marks, player) {
 /** The control near the board: "Move 2 of 3 since your turn: <log entry>", ◀ ▶. */
 export function moveStepper(page) {
   const state = page.state;
-  const { moves, mine, ownOnly } = page.trail.recent(page.marks, state.player);
+  const { moves, mine, ownOnly, fromStart } = page.trail.recent(page.marks, state.player);
   if (!moves.length) return null;
   const shown = page.trail.shownIndex(moves);
   const move = moves[shown];
   const entries = page.log.slice(move.first, move.last + 1).map((entry) => h("div", { class: "move-entry" }, logEntryNodes(state.seats, logLine(entry))));
   const heading = ownOnly
     ? t("moves.your_last")
-    : t(mine ? "moves.since_turn" : "moves.since_change", { n: shown + 1, total: moves.length });
+    : t(mine ? "moves.since_turn" : fromStart ? "moves.since_start" : "moves.since_change", { n: shown + 1, total: moves.length });
   const step = (index) => {
     page.trail.go(index, moves.length);
     page.render();
