@@ -2,7 +2,7 @@
 // "my games" (GET /api/me/games). The session is an HttpOnly cookie the page never sees:
 // it only asks the server who it is.
 import { api } from "./api.js";
-import { h } from "./dom.js";
+import { h, live } from "./dom.js";
 import { t } from "./i18n.js";
 import { soundOn, setSound, browserNotificationsOn, setBrowserNotifications } from "./notify.js";
 
@@ -66,19 +66,20 @@ export function accountPanel(onChange, { intro = null, id = "account" } = {}) {
   const password = h("input", { id: `${id}-password`, type: "password", autocomplete: "current-password", maxlength: 200, required: true });
   const email = h("input", { id: `${id}-email`, type: "email", autocomplete: "email", maxlength: 254 });
   const send = async (path, body, expected) => {
-    error.textContent = "";
+    live(error).textContent = "";
     const { status, data } = await api("POST", path, body);
     if (status !== expected) {
-      error.textContent = data.detail || t("error");
+      live(error).textContent = data.detail || t("error");
       return;
     }
     await me(true);
     onChange(current);
   };
-  const signIn = () => send("/api/session", { name: name.value.trim(), password: password.value }, 200);
+  // The page may have been patched since this was drawn: the fields read are the live ones.
+  const signIn = () => send("/api/session", { name: live(name).value.trim(), password: live(password).value }, 200);
   const signUp = () => {
-    const body = { name: name.value.trim(), password: password.value };
-    if (email.value.trim()) body.email = email.value.trim();
+    const body = { name: live(name).value.trim(), password: live(password).value };
+    if (live(email).value.trim()) body.email = live(email).value.trim();
     return send("/api/accounts", body, 201);
   };
   box.append(
@@ -116,14 +117,23 @@ function settingsPanel(id) {
   const message = h("p", { class: "settings-message", id: `${id}-settings-message`, role: "status" });
   const error = h("p", { class: "error account-error", id: `${id}-settings-error`, role: "alert" });
   const say = (text, isError = false) => {
-    message.textContent = isError ? "" : text;
-    error.textContent = isError ? text : "";
+    live(message).textContent = isError ? "" : text;
+    live(error).textContent = isError ? text : "";
   };
   const email = h("input", { id: `${id}-new-email`, type: "email", autocomplete: "email", maxlength: 254, value: current.email || "" });
-  const notify = h("input", { type: "checkbox", id: `${id}-notify`, checked: !!current.notify });
+  const notify = h("input", {
+    type: "checkbox",
+    id: `${id}-notify`,
+    checked: !!current.notify,
+    onchange: (e) => change({ notify: e.target.checked }, t(e.target.checked ? "notify_on" : "notify_off")),
+  });
   const oldPassword = h("input", { id: `${id}-old-password`, type: "password", autocomplete: "current-password", maxlength: 200, required: true });
   const newPassword = h("input", { id: `${id}-new-password`, type: "password", autocomplete: "new-password", maxlength: 200, required: true });
-  const removeEmail = h("button", { type: "button", class: "small", id: `${id}-remove-email`, hidden: !current.email }, t("remove_email"));
+  const removeEmail = h(
+    "button",
+    { type: "button", class: "small", id: `${id}-remove-email`, hidden: !current.email, onclick: () => change({ email: null }, t("email_removed")) },
+    t("remove_email"),
+  );
   const change = async (body, done) => {
     say("");
     const { status, data } = await api("PATCH", "/api/me", body);
@@ -132,9 +142,9 @@ function settingsPanel(id) {
       return false;
     }
     setCurrent(data);
-    email.value = data.email || "";
-    notify.checked = !!data.notify;
-    removeEmail.hidden = !data.email;
+    live(email).value = data.email || "";
+    live(notify).checked = !!data.notify;
+    live(removeEmail).hidden = !data.email;
     say(done);
     return true;
   };
@@ -152,15 +162,13 @@ function settingsPanel(id) {
       }
     },
   });
-  notify.addEventListener("change", () => change({ notify: notify.checked }, t(notify.checked ? "notify_on" : "notify_off")));
-  removeEmail.addEventListener("click", () => change({ email: null }, t("email_removed")));
   return h(
     "details",
     { class: "account-settings", id: `${id}-settings` },
     h("summary", {}, t("settings")),
     h(
       "form",
-      { class: "settings-row", id: `${id}-email-form`, onsubmit: (e) => { e.preventDefault(); change({ email: email.value.trim() || null }, t(email.value.trim() ? "email_saved" : "email_removed")); } },
+      { class: "settings-row", id: `${id}-email-form`, onsubmit: (e) => { e.preventDefault(); const typed = live(email).value.trim(); change({ email: typed || null }, t(typed ? "email_saved" : "email_removed")); } },
       h("label", {}, t("email"), " ", email),
       " ",
       h("button", { type: "submit", class: "small", id: `${id}-save-email` }, t("save")),
@@ -175,8 +183,8 @@ function settingsPanel(id) {
         id: `${id}-password-form`,
         onsubmit: async (e) => {
           e.preventDefault();
-          const done = await change({ old_password: oldPassword.value, password: newPassword.value }, t("password_changed"));
-          if (done) oldPassword.value = newPassword.value = "";
+          const done = await change({ old_password: live(oldPassword).value, password: live(newPassword).value }, t("password_changed"));
+          if (done) live(oldPassword).value = live(newPassword).value = "";
         },
       },
       h("input", { type: "text", autocomplete: "username", value: current.name, hidden: true, readonly: true }),

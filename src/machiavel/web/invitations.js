@@ -1,7 +1,7 @@
 // Invitations by account name: the host of a table reserves a seat never taken for an
 // account (POST /api/games/{id}/seats/{n}/invite with "account"), which finds the game in
 // its "your games" and opens the seat with its cookie alone, from any device.
-import { h } from "./dom.js";
+import { h, live } from "./dom.js";
 import { t } from "./i18n.js";
 
 // What the host typed in each name box, by game and seat: the game page is redrawn on every
@@ -32,7 +32,7 @@ export function accountInviteForm(gameId, seat, invite) {
   };
   return h(
     "form",
-    { class: "invite-by-account", "data-player": seat.player, onsubmit: (e) => { e.preventDefault(); if (box.value.trim()) send(box.value.trim()); } },
+    { class: "invite-by-account", "data-player": seat.player, onsubmit: (e) => { e.preventDefault(); const name = live(box).value.trim(); if (name) send(name); } },
     seat.reserved ? h("span", { class: "reserved-for" }, t("reserved_for", { name: seat.name })) : null,
     box,
     h("button", { type: "submit", class: "small invite-account-button" }, t("invite")),

@@ -4,7 +4,7 @@
 // a death: the lines after an entry's first).
 import { api, gamePath } from "./api.js";
 import { replayChat } from "./chat.js";
-import { h, clear } from "./dom.js";
+import { h, clear, patch } from "./dom.js";
 import { t, logEntries, logLine } from "./i18n.js";
 import { playerLabel, seatName, logText } from "./players.js";
 import { keyAttrs, formatScore } from "./game.js";
@@ -212,8 +212,13 @@ export class ReplayPage {
     const ctx = this.context(view);
     const entry = data.step > 0 ? this.log[data.step - 1] : null;
     const scores = view.scores || [];
+<<<<<<< HEAD
     const focused = document.activeElement && this.root.contains(document.activeElement) ? document.activeElement.id : null;
     clear(this.root).append(
+=======
+    patch(
+      this.root,
+>>>>>>> 5b161e7 (Page patched with morphdom (vendored unmodified, pinned in package.json, checked by make jscheck): h() keeps handlers per element behind one dispatcher, patch() moves them, keeps typed text, open <details>, focus and scrolls; parts in fixed slots; the chat owns its node; focus kept on the board after a move)
       h(
         "div",
         { class: "game-page replay", "data-game": data.game, "data-step": data.step, "data-playing": String(this.playing) },
