@@ -482,10 +482,33 @@ export class GamePage {
     const logScroll = this.root.querySelector(".log ol");
     const wasAtBottom = !logScroll || logScroll.scrollTop + logScroll.clientHeight >= logScroll.scrollHeight - 4;
     patch(this.root, page); // only what changed: focus, typed text, open panels and scrolls stay
+    this.showChoiceInBoxes(ctx);
     const list = this.root.querySelector(".log ol");
     if (list && wasAtBottom) list.scrollTop = list.scrollHeight;
     keepClocksTicking(this.root); // the running clocks count down between two states
     this.firstRenderDone = true;
+  }
+
+  /**
+   * A board wider than a phone scrolls sideways in its own box: when the choices change, the
+   * place just chosen (or the first place to choose, if none is in view) is brought into the
+   * box's view, sideways only. The person's own scrolling is otherwise left alone.
+   */
+  showChoiceInBoxes(ctx) {
+    const signature = [...ctx.selected].join(" ") + "|" + [...ctx.candidates].join(" ");
+    if (signature === this.shownChoice) return;
+    this.shownChoice = signature;
+    for (const box of this.root.querySelectorAll(".board-area .board-scroll")) {
+      if (box.scrollWidth <= box.clientWidth) continue;
+      const places = [...box.querySelectorAll(".choosable")];
+      const chosen = box.querySelector(".selected");
+      const target = chosen || (places.some((place) => inView(box, place)) ? null : places[0]);
+      if (target && !inView(box, target)) {
+        const outer = box.getBoundingClientRect();
+        const inner = target.getBoundingClientRect();
+        box.scrollLeft += inner.left - outer.left - (outer.width - inner.width) / 2;
+      }
+    }
   }
 
   header() {
@@ -791,6 +814,13 @@ export function keyAttrs(ctx, key, base = "") {
         }
       : null,
   };
+}
+
+/** Whether `node` is wholly within `box`'s visible width. */
+function inView(box, node) {
+  const outer = box.getBoundingClientRect();
+  const inner = node.getBoundingClientRect();
+  return inner.left >= outer.left && inner.right <= outer.right;
 }
 
 /** Where the focus is on the board, if it is: the element and the key it stands for. */
