@@ -212,13 +212,9 @@ export class ReplayPage {
     const ctx = this.context(view);
     const entry = data.step > 0 ? this.log[data.step - 1] : null;
     const scores = view.scores || [];
-<<<<<<< HEAD
     const focused = document.activeElement && this.root.contains(document.activeElement) ? document.activeElement.id : null;
-    clear(this.root).append(
-=======
     patch(
       this.root,
->>>>>>> 5b161e7 (Page patched with morphdom (vendored unmodified, pinned in package.json, checked by make jscheck): h() keeps handlers per element behind one dispatcher, patch() moves them, keeps typed text, open <details>, focus and scrolls; parts in fixed slots; the chat owns its node; focus kept on the board after a move)
       h(
         "div",
         { class: "game-page replay", "data-game": data.game, "data-step": data.step, "data-playing": String(this.playing) },
