@@ -16,6 +16,7 @@ import { MoveTrail, moveStepper, logEntryNodes, endingNote, outNotice } from "./
 import { seatClock, standInMark, standInBanner, tableControls, outcomeNote, keepClocksTicking, standingIn, quietWhileStoodIn } from "./clocks.js";
 
 export class GamePage {
+  /** @param {HTMLElement} root @param {string} gameId @param {{token?: string | null, spectate?: boolean}} [how] */
   constructor(root, gameId, { token = null, spectate = false } = {}) {
     this.root = root;
     this.gameId = gameId;
