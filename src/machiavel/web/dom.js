@@ -6,7 +6,11 @@
 import morphdomModule from "./vendor/morphdom.js";
 
 /** @typedef {(event: any) => unknown} Handler */
-/** @typedef {Record<string, unknown>} Attrs */
+/**
+ * An element's attributes; `on<type>` entries are its handlers (their event is `any`: one
+ * attribute object serves inputs, selects and buttons alike).
+ * @typedef {{[handler: `on${string}`]: Handler | null | undefined | false} & Record<string, unknown>} Attrs
+ */
 /** @typedef {Node | string | number | boolean | null | undefined} Leaf */
 /** @typedef {Leaf | Leaf[] | ChildList} Child  (nested lists are flattened) */
 /** @typedef {Array<any>} ChildList */
