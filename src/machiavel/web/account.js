@@ -1,12 +1,16 @@
+// @ts-check
 // Accounts: who is signed in (GET /api/session), the sign-up / sign-in / sign-out forms, and
 // "my games" (GET /api/me/games). The session is an HttpOnly cookie the page never sees:
 // it only asks the server who it is.
 import { api } from "./api.js";
-import { h } from "./dom.js";
+import { h, live } from "./dom.js";
 import { t } from "./i18n.js";
 import { soundOn, setSound, browserNotificationsOn, setBrowserNotifications } from "./notify.js";
 
-let current; // undefined: not asked yet; null: signed out; {name, email, notify}
+/** @typedef {{name: string, email?: string | null, notify?: boolean}} Account */
+/** @type {Account | null | undefined} */
+let current; // undefined: not asked yet; null: signed out
+/** @type {Promise<void> | null} */
 let asking = null; // the request under way, shared by callers
 
 /** The signed-in account, or null (asks the server once per page load, then on change).
@@ -23,6 +27,7 @@ export async function me(refresh = false) {
   return current;
 }
 
+/** @param {Account | null} account */
 function setCurrent(account) {
   const changed = JSON.stringify(account) !== JSON.stringify(current);
   current = account;
@@ -49,6 +54,8 @@ export async function myGames() {
  * The account panel: signed out, a form to sign in or sign up (name, password, e-mail for
  * sign-up); signed in, the name and a sign-out button. ``onChange(account)`` is called
  * after each change. ``intro`` is a sentence shown above the form (the game page's offer).
+ * @param {(account: Account | null) => unknown} onChange
+ * @param {{intro?: string | null, id?: string}} [options]
  */
 export function accountPanel(onChange, { intro = null, id = "account" } = {}) {
   const box = h("section", { class: "panel account", id, "data-signed-in": current ? "yes" : "no" });
@@ -57,7 +64,7 @@ export function accountPanel(onChange, { intro = null, id = "account" } = {}) {
       h("span", { class: "signed-in" }, t("signed_in_as"), " ", h("strong", { "data-account": current.name }, current.name), " ", h("a", { href: "#/players/" + encodeURIComponent(current.name), id: "my-profile", class: "small" }, t("my_profile"))),
       " ",
       h("button", { class: "small", id: "sign-out", onclick: async () => { await signOut(); onChange(null); } }, t("sign_out")),
-      settingsPanel(id),
+      settingsPanel(id, current),
     );
     return box;
   }
@@ -65,24 +72,27 @@ export function accountPanel(onChange, { intro = null, id = "account" } = {}) {
   const name = h("input", { id: `${id}-name`, name: "username", autocomplete: "username", maxlength: 24, required: true });
   const password = h("input", { id: `${id}-password`, type: "password", autocomplete: "current-password", maxlength: 200, required: true });
   const email = h("input", { id: `${id}-email`, type: "email", autocomplete: "email", maxlength: 254 });
+  /** @param {string} path @param {Record<string, string>} body @param {number} expected */
   const send = async (path, body, expected) => {
-    error.textContent = "";
+    live(error).textContent = "";
     const { status, data } = await api("POST", path, body);
     if (status !== expected) {
-      error.textContent = data.detail || t("error");
+      live(error).textContent = data.detail || t("error");
       return;
     }
     await me(true);
-    onChange(current);
+    onChange(current ?? null);
   };
-  const signIn = () => send("/api/session", { name: name.value.trim(), password: password.value }, 200);
+  // The page may have been patched since this was drawn: the fields read are the live ones.
+  const signIn = () => send("/api/session", { name: live(name).value.trim(), password: live(password).value }, 200);
   const signUp = () => {
-    const body = { name: name.value.trim(), password: password.value };
-    if (email.value.trim()) body.email = email.value.trim();
+    /** @type {Record<string, string>} */
+    const body = { name: live(name).value.trim(), password: live(password).value };
+    if (live(email).value.trim()) body.email = live(email).value.trim();
     return send("/api/accounts", body, 201);
   };
   box.append(
-    intro ? h("p", { class: "account-intro" }, intro) : null,
+    ...(intro ? [h("p", { class: "account-intro" }, intro)] : []), // append() would write "null"
     h(
       "form",
       { class: "account-form", onsubmit: (e) => { e.preventDefault(); signIn(); } },
@@ -112,18 +122,29 @@ export function accountPanel(onChange, { intro = null, id = "account" } = {}) {
  * new one); and this browser's own choices (notify.js): a sound, browser notifications.
  * The server's sentence is shown when it refuses a change.
  */
-function settingsPanel(id) {
+/** @param {string} id @param {Account} account the signed-in account */
+function settingsPanel(id, account) {
   const message = h("p", { class: "settings-message", id: `${id}-settings-message`, role: "status" });
   const error = h("p", { class: "error account-error", id: `${id}-settings-error`, role: "alert" });
-  const say = (text, isError = false) => {
-    message.textContent = isError ? "" : text;
-    error.textContent = isError ? text : "";
+  const say = (/** @type {string} */ text, isError = false) => {
+    live(message).textContent = isError ? "" : text;
+    live(error).textContent = isError ? text : "";
   };
-  const email = h("input", { id: `${id}-new-email`, type: "email", autocomplete: "email", maxlength: 254, value: current.email || "" });
-  const notify = h("input", { type: "checkbox", id: `${id}-notify`, checked: !!current.notify });
+  const email = h("input", { id: `${id}-new-email`, type: "email", autocomplete: "email", maxlength: 254, value: account.email || "" });
+  const notify = h("input", {
+    type: "checkbox",
+    id: `${id}-notify`,
+    checked: !!account.notify,
+    onchange: (e) => change({ notify: e.target.checked }, t(e.target.checked ? "notify_on" : "notify_off")),
+  });
   const oldPassword = h("input", { id: `${id}-old-password`, type: "password", autocomplete: "current-password", maxlength: 200, required: true });
   const newPassword = h("input", { id: `${id}-new-password`, type: "password", autocomplete: "new-password", maxlength: 200, required: true });
-  const removeEmail = h("button", { type: "button", class: "small", id: `${id}-remove-email`, hidden: !current.email }, t("remove_email"));
+  const removeEmail = h(
+    "button",
+    { type: "button", class: "small", id: `${id}-remove-email`, hidden: !account.email, onclick: () => change({ email: null }, t("email_removed")) },
+    t("remove_email"),
+  );
+  /** @param {Record<string, unknown>} body @param {string} done */
   const change = async (body, done) => {
     say("");
     const { status, data } = await api("PATCH", "/api/me", body);
@@ -131,10 +152,10 @@ function settingsPanel(id) {
       say(data.detail || t("error"), true);
       return false;
     }
-    setCurrent(data);
-    email.value = data.email || "";
-    notify.checked = !!data.notify;
-    removeEmail.hidden = !data.email;
+    setCurrent(/** @type {Account} */ (data));
+    live(email).value = data.email || "";
+    live(notify).checked = !!data.notify;
+    live(removeEmail).hidden = !data.email;
     say(done);
     return true;
   };
@@ -152,15 +173,13 @@ function settingsPanel(id) {
       }
     },
   });
-  notify.addEventListener("change", () => change({ notify: notify.checked }, t(notify.checked ? "notify_on" : "notify_off")));
-  removeEmail.addEventListener("click", () => change({ email: null }, t("email_removed")));
   return h(
     "details",
     { class: "account-settings", id: `${id}-settings` },
     h("summary", {}, t("settings")),
     h(
       "form",
-      { class: "settings-row", id: `${id}-email-form`, onsubmit: (e) => { e.preventDefault(); change({ email: email.value.trim() || null }, t(email.value.trim() ? "email_saved" : "email_removed")); } },
+      { class: "settings-row", id: `${id}-email-form`, onsubmit: (e) => { e.preventDefault(); const typed = live(email).value.trim(); change({ email: typed || null }, t(typed ? "email_saved" : "email_removed")); } },
       h("label", {}, t("email"), " ", email),
       " ",
       h("button", { type: "submit", class: "small", id: `${id}-save-email` }, t("save")),
@@ -175,11 +194,11 @@ function settingsPanel(id) {
         id: `${id}-password-form`,
         onsubmit: async (e) => {
           e.preventDefault();
-          const done = await change({ old_password: oldPassword.value, password: newPassword.value }, t("password_changed"));
-          if (done) oldPassword.value = newPassword.value = "";
+          const done = await change({ old_password: live(oldPassword).value, password: live(newPassword).value }, t("password_changed"));
+          if (done) live(oldPassword).value = live(newPassword).value = "";
         },
       },
-      h("input", { type: "text", autocomplete: "username", value: current.name, hidden: true, readonly: true }),
+      h("input", { type: "text", autocomplete: "username", value: account.name, hidden: true, readonly: true }),
       h("label", {}, t("current_password"), " ", oldPassword),
       " ",
       h("label", {}, t("new_password"), " ", newPassword),

@@ -1,8 +1,18 @@
+// @ts-check
 // The server's HTTP and WebSocket API (docs/server.md), and where this browser keeps its
 // seat tokens.
 
-/** A JSON request; resolves to {status, data} (data is the parsed body or {detail}). */
+/** @typedef {Record<string, any>} Json  A JSON object as the server sent it (docs/server.md). */
+/** @typedef {{status: number, data: Json}} Answer */
+/** @typedef {{player: number, token: string}} SeatToken */
+
+/**
+ * A JSON request; resolves to {status, data} (data is the parsed body or {detail}).
+ * @param {string} method @param {string} path @param {unknown} [body]
+ * @returns {Promise<Answer>}
+ */
 export async function api(method, path, body) {
+  /** @type {RequestInit & {headers: Record<string, string>}} */
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers["content-type"] = "application/json";
@@ -23,6 +33,7 @@ export async function api(method, path, body) {
   return { status: answer.status, data };
 }
 
+/** @param {string} id @param {string} [suffix] */
 export function gamePath(id, suffix = "") {
   return `/api/games/${encodeURIComponent(id)}${suffix}`;
 }
@@ -31,6 +42,7 @@ export function gamePath(id, suffix = "") {
 const SEATS_KEY = "machiavel.seats"; // {gameId: {player, token}}
 const INVITES_KEY = "machiavel.invites"; // {gameId: [{player, token}]} for tables I created
 
+/** @param {string} key @returns {Record<string, any>} */
 function readJson(key) {
   try {
     return JSON.parse(localStorage.getItem(key) || "{}") || {};
@@ -39,30 +51,36 @@ function readJson(key) {
   }
 }
 
+/** @param {string} gameId @returns {SeatToken | null} */
 export function mySeat(gameId) {
   return readJson(SEATS_KEY)[gameId] || null;
 }
 
+/** @returns {Record<string, SeatToken>} */
 export function mySeats() {
   return readJson(SEATS_KEY);
 }
 
+/** @param {string} gameId @param {number} player @param {string} token */
 export function rememberSeat(gameId, player, token) {
   const seats = readJson(SEATS_KEY);
   seats[gameId] = { player, token };
   localStorage.setItem(SEATS_KEY, JSON.stringify(seats));
 }
 
+/** @param {string} gameId */
 export function forgetSeat(gameId) {
   const seats = readJson(SEATS_KEY);
   delete seats[gameId];
   localStorage.setItem(SEATS_KEY, JSON.stringify(seats));
 }
 
+/** @param {string} gameId @returns {SeatToken[]} */
 export function invitesOf(gameId) {
   return readJson(INVITES_KEY)[gameId] || [];
 }
 
+/** @param {string} gameId @param {SeatToken[]} invites */
 export function rememberInvites(gameId, invites) {
   const all = readJson(INVITES_KEY);
   all[gameId] = invites;
@@ -73,6 +91,7 @@ export function rememberInvites(gameId, invites) {
 // creation): it lets the host re-invite a seat never taken, even once that seat changed hands.
 const HOSTS_KEY = "machiavel.hosts"; // {gameId: token}
 
+/** @param {string} gameId @param {string} token */
 export function rememberHost(gameId, token) {
   const all = readJson(HOSTS_KEY);
   all[gameId] = token;
@@ -80,7 +99,9 @@ export function rememberHost(gameId, token) {
 }
 
 /** The host token this browser holds for a game: kept at creation, else (a table created
- * before it was kept) the creation token of the first human seat, if this browser has it. */
+ * before it was kept) the creation token of the first human seat, if this browser has it.
+ * @param {string} gameId @param {number | null} firstHuman
+ * @returns {string | null} */
 export function hostTokenOf(gameId, firstHuman) {
   const kept = readJson(HOSTS_KEY)[gameId];
   if (kept) return kept;
@@ -90,6 +111,7 @@ export function hostTokenOf(gameId, firstHuman) {
   return seat && seat.player === firstHuman && invitesOf(gameId).length ? seat.token : null;
 }
 
+/** @param {string} gameId @param {string} token */
 export function inviteLink(gameId, token) {
   const base = location.origin + location.pathname;
   return `${base}#/game/${encodeURIComponent(gameId)}?token=${encodeURIComponent(token)}`;
@@ -99,6 +121,7 @@ export function myName() {
   return localStorage.getItem("machiavel.name") || "";
 }
 
+/** @param {string} name */
 export function rememberName(name) {
   localStorage.setItem("machiavel.name", name);
 }
@@ -111,7 +134,17 @@ export function rememberName(name) {
  * game that no longer replays: read-only) end it. Pushes are states (the first of each socket
  * flagged: the page then catches up on the chat), chat messages and "play again" tables.
  */
+/**
+ * @typedef {object} LiveHandlers
+ * @property {(payload: Json, first: boolean) => void} state
+ * @property {((message: Json) => void)} [chat]
+ * @property {((id: string) => void)} [rematch]
+ * @property {(error: Json) => void} error
+ * @property {(status: string, reason?: string) => void} status
+ * @property {() => number} logLength
+ */
 export class Live {
+  /** @param {string} gameId @param {string | null} token @param {LiveHandlers} handlers */
   constructor(gameId, token, handlers) {
     this.gameId = gameId;
     this.token = token;
@@ -119,8 +152,10 @@ export class Live {
     this.handlers = handlers;
     this.attempt = 0;
     this.stopped = false;
+    /** @type {WebSocket | null} */
     this.socket = null;
-    this.timer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
   }
 
   start() {
@@ -128,7 +163,8 @@ export class Live {
     this.connect();
   }
 
-  /** Send a message on the open socket; false if it is not open (nothing is queued). */
+  /** Send a message on the open socket; false if it is not open (nothing is queued).
+   * @param {Json} message */
   send(message) {
     if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
     this.socket.send(JSON.stringify(message));
@@ -178,7 +214,9 @@ export class Live {
       if (this.socket !== socket) return;
       this.socket = null;
       if (this.stopped) return;
-      const final = { 4403: "seat-taken", 4404: "gone", 4410: "read-only" }[event.code];
+      /** @type {Record<number, string>} */
+      const finals = { 4403: "seat-taken", 4404: "gone", 4410: "read-only" };
+      const final = finals[event.code];
       if (final) {
         this.handlers.status(final, event.reason);
         return;

@@ -1,3 +1,4 @@
+// @ts-check
 // The client's entry point: a router over the address's #fragment.
 //   #/                       the lobby
 //   #/game/ID[?token=T]      a game (T: an invite link's seat token; else this browser's seat)
@@ -15,8 +16,20 @@ import { ReplayPage } from "./replay.js";
 import { RulesPage } from "./rules.js";
 import { startNotifier } from "./notify.js";
 
+/**
+ * The page on screen.
+ * @typedef {object} Page
+ * @property {() => unknown} start
+ * @property {() => void} stop
+ * @property {() => void} [render]
+ * @property {unknown} [state]  a game page's state, once it has one
+ * @property {unknown} [data]  a replay's or ratings page's data
+ * @property {unknown} [catalog]  the lobby's games
+ */
+/** @type {Page | null} */
 let page = null;
 
+/** @param {string} hash */
 function parse(hash) {
   const [path, query = ""] = hash.replace(/^#/, "").split("?");
   const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
@@ -25,7 +38,7 @@ function parse(hash) {
 
 function route() {
   if (page) page.stop();
-  const root = document.getElementById("page");
+  const root = /** @type {HTMLElement} */ (document.getElementById("page"));
   const { parts, params } = parse(location.hash);
   if (parts[0] === "game" && parts[1]) {
     page = new GamePage(root, parts[1], { token: params.get("token"), spectate: params.has("spectate") });
@@ -41,12 +54,12 @@ function route() {
   } else {
     page = new LobbyPage(root);
   }
-  document.body.dataset.page = page.constructor.name;
+  document.body.dataset.page = /** @type {object} */ (page).constructor.name;
   page.start();
 }
 
 function header() {
-  const bar = document.getElementById("site-header");
+  const bar = /** @type {HTMLElement} */ (document.getElementById("site-header"));
   clear(bar).append(
     h("a", { href: "#/", class: "site-title" }, "machiavel"),
     h("span", { class: "tagline muted" }, t("tagline")),
@@ -60,6 +73,7 @@ function header() {
   );
 }
 
+/** @param {string} lang */
 function switchLang(lang) {
   setLang(lang);
   header();

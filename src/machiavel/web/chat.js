@@ -1,3 +1,4 @@
+// @ts-check
 // The chat of a table (docs/server.md, "Chat"): the messages this viewer may read (the
 // server chooses them) and a box to write in one's own channel, players in the players',
 // spectators in the spectators'. Text is text: messages only ever become text nodes (h()).
@@ -6,23 +7,32 @@ import { t, getLang } from "./i18n.js";
 import { aBot } from "./clocks.js";
 import { playerBadge } from "./players.js";
 
+/**
+ * A chat message as the server sends it (docs/server.md, "Chat").
+ * @typedef {{number: number, channel: string, player: number | null, name: string, text: string, at: string, version?: number}} ChatMessage
+ */
+/** @typedef {{text: string, channel: string, player: number | null}} Pending */
+
 export const MAX_CHAT = 500; // characters; maxlength counts UTF-16 units, so never more code points
 const PLAYERS = "players";
 const SPECTATORS = "spectators";
 
-/** A message as the server stores it: to recognise one's own when it comes back. */
+/** A message as the server stores it: to recognise one's own when it comes back.
+ * @param {string} text */
 export function cleanChat(text) {
   return text.replace(/\r\n?/g, "\n").replace(/\t/g, " ").trim();
 }
 
 /** The author as people read it: the server writes "player N" (0-based) for a seat with
- * no name and "spectator" for a spectator without an account. */
+ * no name and "spectator" for a spectator without an account.
+ * @param {ChatMessage} message */
 function authorName(message) {
   if (message.player !== null && message.name === `player ${message.player}`) return t("player_n", { n: message.player + 1 });
   if (message.player === null && message.name === "spectator") return t("spectator");
   return message.name;
 }
 
+/** @param {ChatMessage} message */
 function timeOf(message) {
   const at = new Date(message.at);
   if (Number.isNaN(at.getTime())) return null;
@@ -34,6 +44,7 @@ function timeOf(message) {
 // players"): English sentences of known shapes, shown in the page's language; an unknown
 // one stays as written.
 const TABLE = "table";
+/** @type {[RegExp, string][]} */
 const TABLE_SENTENCES = [
   [/^(.+) ran out of time: an? (\w+) bot plays for them \(they may come back\)$/, "table_ran_out"],
   [/^(.+) left the table: an? (\w+) bot plays for them \(they may come back\)$/, "table_left"],
@@ -42,6 +53,7 @@ const TABLE_SENTENCES = [
   [/^the table was abandoned: nobody played$/, "table_abandoned"],
 ];
 
+/** @param {string} text */
 export function tableText(text) {
   for (const [pattern, key] of TABLE_SENTENCES) {
     const match = pattern.exec(text);
@@ -50,7 +62,8 @@ export function tableText(text) {
   return text;
 }
 
-/** A table event: a notice with its time, not a person's message. */
+/** A table event: a notice with its time, not a person's message.
+ * @param {ChatMessage} message */
 function tableLine(message) {
   return h(
     "li",
@@ -62,7 +75,8 @@ function tableLine(message) {
 }
 
 /** One message: time, badge (a seat's) and author, the channel if it is the spectators',
- * then the text, always as text. */
+ * then the text, always as text.
+ * @param {ChatMessage} message */
 export function chatLine(message) {
   if (message.channel === TABLE) return tableLine(message);
   return h(
@@ -79,10 +93,11 @@ export function chatLine(message) {
 }
 
 /** The chat messages of a replay written at or before `step` (each carries the version it
- * was written at), in a panel; null if the game had none. */
+ * was written at), in a panel; null if the game had none.
+ * @param {ChatMessage[] | null | undefined} messages @param {number} step */
 export function replayChat(messages, step) {
   if (!messages || !messages.length) return null;
-  const shown = messages.filter((m) => m.version <= step);
+  const shown = messages.filter((m) => (m.version ?? 0) <= step);
   return h(
     "section",
     { id: "chat", class: "panel chat", "aria-label": t("chat") },
@@ -97,10 +112,14 @@ export function replayChat(messages, step) {
  * (false if it is not open); the message comes back as a push, a refusal as an error.
  */
 export class ChatPanel {
+  /** @param {(text: string) => boolean} send */
   constructor(send) {
     this.send = send;
+    /** @type {Map<number, ChatMessage>} */
     this.messages = new Map(); // number -> message
-    this.pending = null; // {text, channel, player}: sent, neither back nor refused yet
+    /** @type {Pending | null} */
+    this.pending = null; // sent, neither back nor refused yet
+    /** @type {string | null} */
     this.lang = null;
     this.title = h("h3", {});
     this.list = h("ol", { class: "chat-messages", "aria-live": "polite" });
@@ -122,6 +141,7 @@ export class ChatPanel {
       this.button,
     );
     this.node = h("section", { id: "chat", class: "panel chat" }, this.title, this.empty, this.list, this.note, this.form, this.error);
+    /** @type {{channel: string, player: number | null} | null} */
     this.writer = null;
   }
 
@@ -135,7 +155,8 @@ export class ChatPanel {
   }
 
   /** Who writes here: a seat (`player`) in the players' channel, a spectator (null) in the
-   * spectators'; `open` false when nothing can be written (a read-only game). */
+   * spectators'; `open` false when nothing can be written (a read-only game).
+   * @param {{player: number | null, open: boolean}} who */
   update({ player, open }) {
     const channel = player === null ? SPECTATORS : PLAYERS;
     this.writer = open ? { channel, player } : null;
@@ -152,7 +173,8 @@ export class ChatPanel {
     this.showEmpty();
   }
 
-  /** Messages from a whole state or a page of history: added once each, in order. */
+  /** Messages from a whole state or a page of history: added once each, in order.
+   * @param {ChatMessage[]} messages */
   merge(messages) {
     const fresh = messages.filter((m) => m && typeof m.number === "number" && !this.messages.has(m.number));
     if (!fresh.length) return;
@@ -162,7 +184,8 @@ export class ChatPanel {
     else this.redrawList();
   }
 
-  /** A message pushed live; one's own coming back empties the box (if still the same text). */
+  /** A message pushed live; one's own coming back empties the box (if still the same text).
+   * @param {ChatMessage} message */
   received(message) {
     const pending = this.pending;
     this.merge([message]);
@@ -175,7 +198,8 @@ export class ChatPanel {
   }
 
   /** A refusal pushed by the server: shown under the box, the text kept. False if no
-   * message was waiting for an answer (the error is not the chat's). */
+   * message was waiting for an answer (the error is not the chat's).
+   * @param {{detail?: string}} error */
   refused(error) {
     if (!this.pending) return false;
     this.pending = null;
@@ -214,6 +238,7 @@ export class ChatPanel {
     return this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 4;
   }
 
+  /** @param {ChatMessage[]} messages */
   append(messages) {
     const follow = this.atBottom();
     this.list.append(...messages.map(chatLine));

@@ -1,3 +1,4 @@
+// @ts-check
 // Picking one of the legal actions by successive clicks.
 //
 // A game's board module turns every legal action into a list of *keys*, one per click:
@@ -13,17 +14,24 @@
 
 export const DONE = "done:"; // offered when an action ends here but longer ones go on
 
+/** @typedef {{keys: string[], unordered?: boolean}} KeySpec  a board module's keys of an action */
+/** @typedef {{action: string, keys: string[], unordered: boolean}} Entry */
+
 export class Chooser {
+  /** @param {string[]} actions @param {(action: string) => KeySpec} keysOf */
   constructor(actions, keysOf) {
     this.entries = actions.map((action) => {
       const spec = keysOf(action);
       return { action, keys: spec.keys, unordered: !!spec.unordered };
     });
+    /** @type {string[]} */
     this.prefix = [];
     this.autoFilled = false; // keys were filled in after the last click
+    this.spent = false; // played: the next state gets a fresh chooser (game.js)
     this.advance();
   }
 
+  /** @param {Entry} entry @param {string[]} prefix */
   static matches(entry, prefix) {
     if (entry.unordered) {
       const rest = [...entry.keys];
@@ -38,6 +46,7 @@ export class Chooser {
     return prefix.every((key, i) => entry.keys[i] === key);
   }
 
+  /** @param {Entry} entry @param {string[]} prefix */
   static remaining(entry, prefix) {
     if (!entry.unordered) return entry.keys.slice(prefix.length);
     const rest = [...entry.keys];
@@ -51,6 +60,7 @@ export class Chooser {
 
   /** The keys that may be clicked next (a Set), DONE included where an action ends. */
   candidates() {
+    /** @type {Set<string>} */
     const next = new Set();
     for (const entry of this.matching()) {
       const rest = Chooser.remaining(entry, this.prefix);
@@ -85,7 +95,8 @@ export class Chooser {
     }
   }
 
-  /** Click a key; returns the action to play if it is now decided by clicks alone. */
+  /** Click a key; returns the action to play if it is now decided by clicks alone.
+   * @param {string} key @returns {string | null} */
   choose(key) {
     if (key === DONE) {
       const left = this.matching().filter((e) => Chooser.remaining(e, this.prefix).length === 0);

@@ -1,20 +1,27 @@
+// @ts-check
 // The lobby form's clock and stand-in level (docs/server.md, "Clocks and absent players"):
 // no clock, a live clock (minutes each + seconds a move) or a turn-based one (days or
 // hours a move), and the level of the bot that plays for an absent person.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
+/** @typedef {{kind: string, minutes: number, increment: number, amount: number, unit: string, standIn: string}} Clock  the form's clock */
+
 const KINDS = ["none", "live", "turn-based"];
+/** @type {Record<string, number>} */
 const UNITS = { days: 86400, hours: 3600 };
+/** @type {Record<string, string>} */
 const NOTES = { none: "clock_note_none", live: "clock_note_live", "turn-based": "clock_note_turn_based" };
 
-/** What the form starts with: no clock; a live or turn-based one has sensible values ready. */
+/** What the form starts with: no clock; a live or turn-based one has sensible values ready.
+ * @returns {Clock} */
 export function defaultClock() {
   return { kind: "none", minutes: 10, increment: 5, amount: 2, unit: "days", standIn: "medium" };
 }
 
 /** The fields of the clock; `clock` is changed in place, `redraw()` when the kind changes
- * (its fields do). */
+ * (its fields do).
+ * @param {Clock} clock @param {string[]} levels @param {() => void} redraw */
 export function clockFieldset(clock, levels, redraw) {
   const kind = h(
     "select",
@@ -37,10 +44,15 @@ export function clockFieldset(clock, levels, redraw) {
   );
 }
 
+/**
+ * @param {string} id @param {number} value @param {number} min @param {number} max
+ * @param {number | "any"} step @param {(value: number) => void} change
+ */
 function numberField(id, value, min, max, step, change) {
   return h("input", { type: "number", id, value, min, max, step, class: "clock-number", onchange: (e) => change(Number(e.target.value)) });
 }
 
+/** @param {Clock} clock */
 function amountFields(clock) {
   if (clock.kind === "live") {
     return [
@@ -61,8 +73,10 @@ function amountFields(clock) {
 }
 
 /** The request's part for the clock: {clock?, stand_in}. The server checks the numbers and
- * answers a refusal with a sentence, which the lobby shows. */
+ * answers a refusal with a sentence, which the lobby shows.
+ * @param {Clock} clock */
 export function clockRequest(clock) {
+  /** @type {{stand_in: string, clock?: {kind: string, initial?: number, increment?: number, per_move?: number}}} */
   const body = { stand_in: clock.standIn };
   if (clock.kind === "live") body.clock = { kind: "live", initial: clock.minutes * 60, increment: clock.increment };
   else if (clock.kind === "turn-based") body.clock = { kind: "turn-based", per_move: clock.amount * UNITS[clock.unit] };

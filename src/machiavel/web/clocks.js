@@ -1,3 +1,4 @@
+// @ts-check
 // Clocks and absent players on the game page (docs/server.md, "Clocks and absent players"):
 // each seat's time, counting down to the deadlines of the state; the seats a stand-in bot
 // plays; the banner that gives one's seat back; leaving the table; why a game ended outside
@@ -7,6 +8,23 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatName } from "./players.js";
 
+/** @typedef {import("./api.js").Json} Json */
+/**
+ * The state's clocks (docs/server.md): seconds left, deadlines of the running ones.
+ * @typedef {{kind: string, initial: number, increment: number, per_move: number, left: number[], deadlines: (string | null)[]}} Clocks
+ */
+/**
+ * What these controls need of the game page (game.js GamePage).
+ * @typedef {object} TablePage
+ * @property {Json} state
+ * @property {string} gameId
+ * @property {string | null} token
+ * @property {boolean} [confirmingLeave]  "Leave the table" asks to confirm (kept across pushes)
+ * @property {() => void} render
+ * @property {(payload: Json) => void} applyState
+ * @property {(kind: string, text: string) => void} flash
+ */
+
 const TICK_MS = 250; // often enough for a seconds display; only text changes, no request
 const LOW_SHARE = 0.2; // a clock under a fifth of its full time is marked low ...
 const LOW_SECONDS = 10; // ... and always under ten seconds
@@ -15,58 +33,68 @@ const HOUR = 3600;
 const DAY = 86400;
 
 // ---- reading the state ------------------------------------------------------------------
-/** Seconds left to a seat: to its deadline if its clock runs, else what the state says. */
+/** Seconds left to a seat: to its deadline if its clock runs, else what the state says.
+ * @param {Clocks} clocks @param {number} player @param {number} [now] */
 export function secondsLeft(clocks, player, now = Date.now()) {
   const deadline = clocks.deadlines[player];
   if (!deadline) return clocks.left[player];
   return Math.max(0, (Date.parse(deadline) - now) / 1000);
 }
 
-/** A seat's full time: the live bank it started with, or the time a move. */
+/** A seat's full time: the live bank it started with, or the time a move.
+ * @param {Clocks} clocks */
 function fullTime(clocks) {
   return clocks.kind === "live" ? clocks.initial : clocks.per_move;
 }
 
+/** @param {number} seconds @param {number} full */
 function isLow(seconds, full) {
   return seconds <= Math.max(LOW_SECONDS, full * LOW_SHARE);
 }
 
 /** "a medium bot", "an easy bot" (articles differ by level and language); null if the
- * state does not say the level. */
+ * state does not say the level.
+ * @param {string | null | undefined} level */
 export function aBot(level) {
   return level ? t("a_bot." + level, {}, t("bot_level", { level })) : null;
 }
 
+/** @param {string} text */
 function capitalized(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** A stand-in bot plays this page's own seat. */
+/** A stand-in bot plays this page's own seat.
+ * @param {Json} state @returns {boolean} */
 export function standingIn(state) {
   return !state.is_over && state.player !== null && !!state.seats[state.player].stand_in;
 }
 
 /** The state as the page uses it: while a stand-in plays this seat, the person has no
- * choice to make (the server would refuse it: take the seat back first). */
+ * choice to make (the server would refuse it: take the seat back first).
+ * @param {Json} state @returns {Json} */
 export function quietWhileStoodIn(state) {
   return standingIn(state) ? { ...state, legal_actions: [] } : state;
 }
 
 // ---- writing durations -------------------------------------------------------------------
 /** A live bank as a chess clock shows it: 4:05, 1:02:09. Whole seconds, rounded up, so 0:00
- * means the time is out. */
+ * means the time is out.
+ * @param {number} seconds */
 export function formatBank(seconds) {
   const whole = Math.ceil(seconds);
-  const pad = (n) => String(n).padStart(2, "0");
+  const pad = (/** @type {number} */ n) => String(n).padStart(2, "0");
   const hours = Math.floor(whole / HOUR);
   const minutes = Math.floor((whole % HOUR) / MINUTE);
   const rest = whole % MINUTE;
   return hours ? `${hours}:${pad(minutes)}:${pad(rest)}` : `${minutes}:${pad(rest)}`;
 }
 
-/** A longer span in its two largest units: "1 d 3 h", "3 h 20 min", "12 min", "42 s". */
+/** A longer span in its two largest units: "1 d 3 h", "3 h 20 min", "12 min", "42 s".
+ * @param {number} seconds */
 export function formatSpan(seconds) {
   const whole = Math.ceil(seconds);
+  /** @type {[number, string][]} */
   const units = [
     [DAY, "unit_d"],
     [HOUR, "unit_h"],
@@ -84,14 +112,17 @@ export function formatSpan(seconds) {
   return parts.length ? parts.join(" ") : t("unit_s", { n: 0 });
 }
 
+/** @param {string | undefined} kind @param {number} seconds */
 function clockText(kind, seconds) {
   return kind === "live" ? formatBank(seconds) : t("clock_left", { time: formatSpan(seconds) });
 }
 
 // ---- drawing ----------------------------------------------------------------------------
 /** A seat's clock for its row in the players' list: counting down when it runs (the ticker
- * redraws its text), still otherwise; a turn-based seat not to move shows nothing. */
+ * redraws its text), still otherwise; a turn-based seat not to move shows nothing.
+ * @param {Json} state @param {number} player */
 export function seatClock(state, player) {
+  /** @type {Clocks | null} */
   const clocks = state.clocks;
   if (!clocks || state.is_over) return null;
   const deadline = clocks.deadlines[player];
@@ -113,7 +144,8 @@ export function seatClock(state, player) {
   );
 }
 
-/** "a medium bot plays for ada", on the row of a seat a stand-in plays. */
+/** "a medium bot plays for ada", on the row of a seat a stand-in plays.
+ * @param {Json} state @param {Json} seat */
 export function standInMark(state, seat) {
   if (!seat.stand_in || state.is_over) return null;
   const name = seatName(state.seats, seat.player);
@@ -122,8 +154,10 @@ export function standInMark(state, seat) {
   return h("span", { class: "tag stand-in-tag", "data-player": seat.player }, text);
 }
 
-/** What the table's clock is, under the players: "Clock: 10 min + 5 s a move". */
+/** What the table's clock is, under the players: "Clock: 10 min + 5 s a move".
+ * @param {Json} state */
 function clockSummary(state) {
+  /** @type {Clocks | null} */
   const clocks = state.clocks;
   if (!clocks) return null;
   const what =
@@ -134,7 +168,8 @@ function clockSummary(state) {
   return h("p", { class: "clock-summary muted", "data-kind": clocks.kind }, what, waiting ? [" — ", t("clock_not_started")] : null);
 }
 
-/** The banner of a person whose seat a stand-in plays: take it back. */
+/** The banner of a person whose seat a stand-in plays: take it back.
+ * @param {TablePage} page */
 export function standInBanner(page) {
   const state = page.state;
   if (!standingIn(state)) return null;
@@ -151,7 +186,8 @@ export function standInBanner(page) {
 }
 
 /** Under the players: the table's clock and, for a seated player, "Leave the table" (with
- * a confirmation, kept on the page object so that a push redrawing the page keeps it). */
+ * a confirmation, kept on the page object so that a push redrawing the page keeps it).
+ * @param {TablePage} page */
 export function tableControls(page) {
   const summary = clockSummary(page.state);
   const leave = leaveControl(page);
@@ -159,6 +195,7 @@ export function tableControls(page) {
   return h("div", { class: "panel table-controls" }, summary, leave);
 }
 
+/** @param {TablePage} page */
 function leaveControl(page) {
   const state = page.state;
   if (state.is_over || state.player === null || standingIn(state)) {
@@ -180,7 +217,8 @@ function leaveControl(page) {
   );
 }
 
-/** Why a game ended outside its rules, on the end screen. */
+/** Why a game ended outside its rules, on the end screen.
+ * @param {Json} state */
 export function outcomeNote(state) {
   const outcome = state.outcome;
   if (!outcome) return null;
@@ -192,22 +230,26 @@ export function outcomeNote(state) {
 }
 
 // ---- acting -----------------------------------------------------------------------------
+/** @param {TablePage} page @param {boolean} asking */
 function askToLeave(page, asking) {
   page.confirmingLeave = asking;
   page.render();
 }
 
+/** @param {TablePage} page */
 async function leave(page) {
   page.confirmingLeave = false;
   await seatRequest(page, "/leave");
 }
 
+/** @param {TablePage} page */
 async function takeBack(page) {
   await seatRequest(page, "/return");
 }
 
 /** /leave or /return for this page's seat (its token, else the account's cookie); the answer
- * is the new state, a refusal a sentence (403, 409, 429). */
+ * is the new state, a refusal a sentence (403, 409, 429).
+ * @param {TablePage} page @param {string} path */
 async function seatRequest(page, path) {
   const { status, data } = await api("POST", gamePath(page.gameId, path), page.token ? { token: page.token } : {});
   if (status === 200) page.applyState(data);
@@ -218,10 +260,12 @@ async function seatRequest(page, path) {
 }
 
 // ---- the ticker -------------------------------------------------------------------------
+/** @type {WeakMap<Element, ReturnType<typeof setInterval>>} */
 const tickers = new WeakMap(); // root -> interval id
 
 /** Redraw the text of the running clocks in `root` a few times a second; the timer stops by
- * itself once no clock runs there (the game ended, or the page changed). */
+ * itself once no clock runs there (the game ended, or the page changed).
+ * @param {Element} root */
 export function keepClocksTicking(root) {
   if (tickers.has(root) || !root.querySelector(".clock[data-deadline]")) return;
   const timer = setInterval(() => {
@@ -232,13 +276,14 @@ export function keepClocksTicking(root) {
       return;
     }
     const now = Date.now();
-    for (const node of running) redrawClock(node, now);
+    for (const node of running) if (node instanceof HTMLElement) redrawClock(node, now);
   }, TICK_MS);
   tickers.set(root, timer);
 }
 
+/** @param {HTMLElement} node @param {number} now */
 function redrawClock(node, now) {
-  const seconds = Math.max(0, (Date.parse(node.dataset.deadline) - now) / 1000);
+  const seconds = Math.max(0, (Date.parse(node.dataset.deadline ?? "") - now) / 1000);
   const text = clockText(node.dataset.kind, seconds);
   if (node.textContent !== text) node.textContent = text;
   node.classList.toggle("low", isLow(seconds, Number(node.dataset.full)));

@@ -4,7 +4,7 @@ import { api, gamePath, Live, mySeat, rememberSeat, forgetSeat, invitesOf, remem
 import { me, signedIn, accountPanel } from "./account.js";
 import { ChatPanel } from "./chat.js";
 import { Chooser, DONE } from "./choices.js";
-import { h, clear, redrawKeepingTyping } from "./dom.js";
+import { h, clear, patch, owned, slot } from "./dom.js";
 import { t, logEntries, logLine } from "./i18n.js";
 import { playerLabel, seatName, playerBadge } from "./players.js";
 import { boardOf } from "./games/index.js";
@@ -16,6 +16,7 @@ import { MoveTrail, moveStepper, logEntryNodes, endingNote, outNotice } from "./
 import { seatClock, standInMark, standInBanner, tableControls, outcomeNote, keepClocksTicking, standingIn, quietWhileStoodIn } from "./clocks.js";
 
 export class GamePage {
+  /** @param {HTMLElement} root @param {string} gameId @param {{token?: string | null, spectate?: boolean}} [how] */
   constructor(root, gameId, { token = null, spectate = false } = {}) {
     this.root = root;
     this.gameId = gameId;
@@ -419,16 +420,34 @@ export class GamePage {
 
   render() {
     if (!this.state) return;
-    // The chat panel moves into each new drawing: what is typed in it (and in any other
-    // field: a name, a password) and the focus stay when a push redraws the page.
-    redrawKeepingTyping(this.root, () => this.draw());
+    const focusOnBoard = boardFocus(this.root);
+    this.draw();
+    this.keepFocusOnBoard(focusOnBoard);
+  }
+
+  /**
+   * Focus that was on the board stays on the board (a keyboard player keeps their place):
+   * on the same target if it is still one, else the board's first target, else the board
+   * itself. After a move the board has no target until the answer comes: the answer's
+   * drawing (never a push) then puts focus on a target again.
+   */
+  keepFocusOnBoard(before) {
+    const board = this.root.querySelector(".board-area");
+    if (!board) return;
+    const answered = this.focusAfterAnswer && !this.busy;
+    if (answered) this.focusAfterAnswer = false;
+    const lost = before && !(isFocusable(before.node) && board.contains(before.node));
+    if (!lost && !(answered && document.activeElement === board)) return;
+    const same = before ? [...board.querySelectorAll("[data-key]")].find((n) => n.getAttribute("data-key") === before.key && isFocusable(n)) : null;
+    const target = same || [...board.querySelectorAll("[data-key]")].find(isFocusable) || board;
+    if (target === board && this.busy) this.focusAfterAnswer = true;
+    target.focus({ preventScroll: true });
   }
 
   draw() {
     const state = this.state;
     const ctx = this.context();
-    const chatScroll = this.chat.atBottom() ? null : this.chat.list.scrollTop; // before it moves
-    const board = h("section", { class: "board-area", "aria-label": t("board") }, moveStepper(this), this.module.render(ctx));
+    const board = h("section", { class: "board-area", "aria-label": t("board"), tabindex: -1 }, slot("stepper", moveStepper(this)), this.module.render(ctx));
     const onBoard = new Set([...board.querySelectorAll("[data-key]")].map((n) => n.dataset.key));
     const mine = state.player !== null && state.to_move.includes(state.player) && !standingIn(state);
     document.body.dataset.turn = state.is_over ? "over" : mine ? "mine" : "others";
@@ -436,10 +455,11 @@ export class GamePage {
       "div",
       { class: "game-page", "data-game": state.game, "data-version": state.version },
       this.header(),
-      h("div", { id: "notice", class: "notice-slot" }),
-      standInBanner(this),
-      outNotice(this),
-      state.is_over ? this.endScreen() : null,
+      h("div", { id: "notice", class: "notice-slot" }, this.noticeLine()),
+      // Each part in a fixed slot: a part appearing never moves the others (focus stays).
+      slot("stand-in", standInBanner(this)),
+      slot("out", outNotice(this)),
+      slot("end", state.is_over ? this.endScreen() : null),
       h(
         "div",
         { class: "game-layout" },
@@ -447,30 +467,49 @@ export class GamePage {
         h(
           "aside",
           { class: "side" },
-          this.statusLine(),
-          this.choiceBar(ctx, onBoard),
-          this.joinPrompt(),
-          this.accountBox(),
-          this.seatList(),
-          tableControls(this),
-          this.invites(),
-          this.allActions(),
-          this.logPanel(state.seats),
-          this.chatPanel(),
+          slot("status", this.statusLine()),
+          slot("choices", this.choiceBar(ctx, onBoard)),
+          slot("join", this.joinPrompt()),
+          slot("account", this.accountBox()),
+          slot("seats", this.seatList()),
+          slot("table", tableControls(this)),
+          slot("invites", this.invites()),
+          slot("all-actions", this.allActions()),
+          slot("log", this.logPanel(state.seats)),
+          owned(this.chatPanel()), // the chat keeps its own list, box and scroll
         ),
       ),
     );
     const logScroll = this.root.querySelector(".log ol");
     const wasAtBottom = !logScroll || logScroll.scrollTop + logScroll.clientHeight >= logScroll.scrollHeight - 4;
-    clear(this.root).append(page);
-    if (chatScroll === null) this.chat.scrollDown();
-    else this.chat.list.scrollTop = chatScroll;
-    this.renderNotice();
-    this.renderConnection();
+    patch(this.root, page); // only what changed: focus, typed text, open panels and scrolls stay
+    this.showChoiceInBoxes(ctx);
     const list = this.root.querySelector(".log ol");
     if (list && wasAtBottom) list.scrollTop = list.scrollHeight;
     keepClocksTicking(this.root); // the running clocks count down between two states
     this.firstRenderDone = true;
+  }
+
+  /**
+   * A board wider than a phone scrolls sideways in its own box: when the choices change, the
+   * place just chosen (or the first place to choose, if none is in view) is brought into the
+   * box's view, sideways only. The person's own scrolling is otherwise left alone.
+   */
+  showChoiceInBoxes(ctx) {
+    const signature = [...ctx.selected].join(" ") + "|" + [...ctx.candidates].join(" ");
+    if (signature === this.shownChoice) return;
+    this.shownChoice = signature;
+    for (const box of this.root.querySelectorAll(".board-area .board-scroll")) {
+      if (box.scrollWidth <= box.clientWidth) continue;
+      const places = [...box.querySelectorAll(".choosable")];
+      const chosen = box.querySelector(".selected");
+      const target = chosen || (places.some((place) => inView(box, place)) ? null : places[0]);
+      if (target && !inView(box, target)) {
+        const outer = box.getBoundingClientRect();
+        const inner = target.getBoundingClientRect();
+        box.scrollLeft += inner.left - outer.left - (outer.width - inner.width) / 2;
+      }
+    }
   }
 
   header() {
@@ -481,7 +520,7 @@ export class GamePage {
       h("a", { href: "#/", class: "back" }, "← ", t("lobby")),
       h("h2", {}, t(`game.${state.game}`), " ", h("span", { class: "muted game-id" }, state.id)),
       rulesLink(state.game),
-      h("span", { id: "connection", class: "connection" }),
+      h("span", { id: "connection", class: "connection", "data-status": this.connection }, t(`conn.${this.connection}`)),
       state.player === null ? h("span", { class: "tag" }, t("spectating")) : h("span", { class: "tag" }, t("you_are"), " ", playerLabel(state.seats, state.player)),
       state.is_over ? h("a", { href: `#/replay/${encodeURIComponent(state.id)}`, class: "button" }, t("replay")) : null,
     );
@@ -497,8 +536,11 @@ export class GamePage {
   renderNotice() {
     const slot = this.root.querySelector("#notice");
     if (!slot) return;
-    clear(slot);
-    if (this.notice) slot.append(h("p", { class: `notice ${this.notice.kind}`, role: "status" }, this.notice.text));
+    patch(slot, this.noticeLine());
+  }
+
+  noticeLine() {
+    return this.notice ? h("p", { class: `notice ${this.notice.kind}`, role: "status" }, this.notice.text) : null;
   }
 
   statusLine() {
@@ -773,6 +815,29 @@ export function keyAttrs(ctx, key, base = "") {
         }
       : null,
   };
+}
+
+/** Whether `node` is wholly within `box`'s visible width. */
+function inView(box, node) {
+  const outer = box.getBoundingClientRect();
+  const inner = node.getBoundingClientRect();
+  return inner.left >= outer.left && inner.right <= outer.right;
+}
+
+/** Where the focus is on the board, if it is: the element and the key it stands for. */
+function boardFocus(root) {
+  const board = root.querySelector(".board-area");
+  const node = document.activeElement;
+  if (!board || !node || !board.contains(node)) return null;
+  return { node, key: node.getAttribute("data-key") };
+}
+
+/** Whether the person can still focus `node`: in the page, not disabled, reachable by Tab
+ * or focused on purpose (tabindex -1). */
+function isFocusable(node) {
+  if (!node.isConnected || node.closest("[disabled], [hidden]")) return false;
+  if (node.hasAttribute("tabindex")) return true;
+  return node.matches("button, a[href], input, select, textarea, summary");
 }
 
 export function formatScore(value) {

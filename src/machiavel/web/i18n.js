@@ -1,3 +1,4 @@
+// @ts-check
 // French and English: a dictionary per language; the choice is kept in localStorage.
 // t(key, params, fallback): "{name}" in a text is replaced by params.name.
 
@@ -895,11 +896,16 @@ const fr = {
   table_abandoned: "La table a été abandonnée : personne n'a joué.",
 };
 
+/** @typedef {Record<string, string>} Words  a language's texts by key */
+/** @typedef {Record<string, string>} LogEntry  a log line in each language: {en, fr} */
+
+/** @type {Record<string, Words>} */
 const DICTIONARIES = { en, fr };
 
+/** @returns {string} */
 function initialLang() {
   const stored = localStorage.getItem(STORE);
-  if (LANGS.includes(stored)) return stored;
+  if (stored !== null && LANGS.includes(stored)) return stored;
   return (navigator.language || "en").toLowerCase().startsWith("fr") ? "fr" : "en";
 }
 
@@ -910,6 +916,7 @@ document.documentElement.lang = lang;
  * Add a feature's words (one object per language, keys not yet known): each feature keeps
  * its texts in its own module (e.g. rules-words.js) and registers them when imported, so
  * that features grow their words without touching this file.
+ * @param {Record<string, Words>} words
  */
 export function addWords(words) {
   for (const language of LANGS) {
@@ -924,6 +931,7 @@ export function getLang() {
   return lang;
 }
 
+/** @param {string} value */
 export function setLang(value) {
   if (!LANGS.includes(value)) return;
   lang = value;
@@ -931,30 +939,41 @@ export function setLang(value) {
   document.documentElement.lang = value;
 }
 
+/**
+ * @param {string} key @param {Record<string, unknown> | null} [params] @param {string} [fallback]
+ * @returns {string}
+ */
 export function t(key, params = {}, fallback = undefined) {
-  let text = DICTIONARIES[lang][key] ?? en[key] ?? fallback ?? key;
+  /** @type {Words} */
+  const english = en;
+  let text = DICTIONARIES[lang][key] ?? english[key] ?? fallback ?? key;
   for (const [name, value] of Object.entries(params || {})) text = text.split(`{${name}}`).join(String(value));
   return text;
 }
 
-/** The languages that have a text for ``key`` (checked by the browser tests). */
+/** The languages that have a text for ``key`` (checked by the browser tests).
+ * @param {string} key */
 export function languagesOf(key) {
   return LANGS.filter((l) => key in DICTIONARIES[l]);
 }
 
-/** The payload key of the server's log in a language: "log" (English), "log_fr"... */
+/** The payload key of the server's log in a language: "log" (English), "log_fr"...
+ * @param {string} value */
 export function logKey(value) {
   return value === "en" ? "log" : `log_${value}`;
 }
 
 /** A payload's log lines, each {en, fr}: the server writes every line in every language, so
- * switching language redraws the log without asking the server again. */
+ * switching language redraws the log without asking the server again.
+ * @param {Record<string, any>} payload @returns {LogEntry[]} */
 export function logEntries(payload) {
+  /** @type {string[]} */
   const english = payload[logKey("en")] || [];
   return english.map((line, i) => Object.fromEntries(LANGS.map((l) => [l, (payload[logKey(l)] || [])[i] ?? line])));
 }
 
-/** A log line in the current language. */
+/** A log line in the current language.
+ * @param {LogEntry} entry */
 export function logLine(entry) {
   return entry[lang] ?? entry.en;
 }

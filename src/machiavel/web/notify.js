@@ -1,3 +1,4 @@
+// @ts-check
 // In-page notifications for the signed-in account, and this browser's choices about them:
 //   - the tab title counts the games waiting for you ("(2) machiavel"), from GET /api/me/games:
 //     your turn, or an invitation (a seat kept for your account) not yet taken up;
@@ -22,15 +23,24 @@ const BROWSER_KEY = "machiavel.notifications"; // "on" | absent
 // What is known of each game: {version, mine, over}. A game first seen is only recorded
 // (nothing fires on page load); an event fires when `mine` or `over` turns true with a
 // newer version, whichever source (the poll or the game page's pushes) saw it first.
+/** @typedef {{version: number, mine: boolean, over: boolean, game: string}} Known */
+/** @typedef {{id: string, game: string, version: number, status: string, your_turn?: boolean, invited?: boolean}} MyGame  GET /api/me/games */
+
+/** @type {Map<string, Known>} */
 const known = new Map();
+/** @type {string | null} */
 let onScreen = null; // the game page's id
 let signedIn = false;
 let looked = false; // the account's games were seen once: a game new after that is news
 let started = false;
-let timer = null;
+/** @type {ReturnType<typeof setInterval> | undefined} */
+let timer;
+/** @type {ReturnType<typeof setTimeout> | null} */
 let pushTimer = null;
+/** @type {Promise<import("./api.js").Answer> | null} */
 let inFlight = null;
 let again = false;
+/** @type {AudioContext | null} */
 let audio = null;
 
 // ---- this browser's choices ----------------------------------------------------------------
@@ -42,7 +52,8 @@ export function browserNotificationsOn() {
   return localStorage.getItem(BROWSER_KEY) === "on" && "Notification" in window && Notification.permission === "granted";
 }
 
-/** The sound toggle (a click: the audio context may start now). */
+/** The sound toggle (a click: the audio context may start now).
+ * @param {boolean} on */
 export function setSound(on) {
   if (on) localStorage.setItem(SOUND_KEY, "on");
   else localStorage.removeItem(SOUND_KEY);
@@ -52,6 +63,7 @@ export function setSound(on) {
 /**
  * The "Notify me" toggle, called from a click (the only time permission is asked).
  * Resolves to null when on, else the reason (a sentence) it stays off.
+ * @param {boolean} on @returns {Promise<string | null>}
  */
 export async function setBrowserNotifications(on) {
   if (!on) {
@@ -73,8 +85,9 @@ export async function setBrowserNotifications(on) {
 export function startNotifier() {
   if (started) return;
   started = true;
-  window.addEventListener("machiavel:account", (event) => accountChanged(event.detail));
-  window.addEventListener("machiavel:my-games", (event) => seenMyGames(event.detail));
+  // account.js announces these (CustomEvent): the account, and the list of "my games".
+  window.addEventListener("machiavel:account", (event) => accountChanged(/** @type {CustomEvent} */ (event).detail));
+  window.addEventListener("machiavel:my-games", (event) => seenMyGames(/** @type {CustomEvent} */ (event).detail));
   document.addEventListener("visibilitychange", () => {
     schedule();
     if (!document.hidden) look();
@@ -82,6 +95,7 @@ export function startNotifier() {
   window.addEventListener("focus", () => look());
 }
 
+/** @param {unknown} account the signed-in account, or null */
 function accountChanged(account) {
   signedIn = !!account;
   looked = false;
@@ -92,7 +106,8 @@ function accountChanged(account) {
 }
 
 /** The game page shows a new state (a push, an answer): events for this game, and a
- * look at the other games soon (the title). */
+ * look at the other games soon (the title).
+ * @param {string} gameId @param {import("./api.js").Json} state */
 export function gameState(gameId, state) {
   onScreen = gameId;
   if (state.player === null || state.player === undefined) return;
@@ -105,10 +120,12 @@ export function gameState(gameId, state) {
   if (signedIn && !pushTimer) pushTimer = setTimeout(() => { pushTimer = null; look(); }, PUSH_DELAY);
 }
 
+/** @param {string} gameId */
 export function gameLeft(gameId) {
   if (onScreen === gameId) onScreen = null;
 }
 
+/** @param {MyGame[]} games */
 function seenMyGames(games) {
   let waiting = 0;
   for (const g of games) {
@@ -139,19 +156,21 @@ async function look() {
 
 function schedule() {
   clearInterval(timer);
-  timer = null;
+  timer = undefined;
   if (!signedIn) return;
   const hidden = document.hidden;
   if (hidden && !browserNotificationsOn()) return; // paused while nobody looks
   timer = setInterval(() => look(), hidden ? HIDDEN_EVERY : VISIBLE_EVERY);
 }
 
+/** @param {number} waiting */
 function setTitle(waiting) {
   document.title = waiting > 0 ? `(${waiting}) ${TITLE}` : TITLE;
   document.documentElement.dataset.waiting = String(waiting);
 }
 
 // ---- events -----------------------------------------------------------------------------
+/** @param {string} gameId @param {Known} next */
 function update(gameId, next) {
   const before = known.get(gameId);
   if (before && next.version < before.version) return; // older news
@@ -166,11 +185,13 @@ function update(gameId, next) {
   }
 }
 
+/** @param {MyGame} g */
 function invitation(g) {
   if (soundOn()) beep();
   notify(g.id, g.game, t("invitation_to", { game: t(`game.${g.game}`, {}, g.game) }));
 }
 
+/** @param {string} gameId @param {string} game @param {string} title */
 function notify(gameId, game, title) {
   if (!browserNotificationsOn()) return;
   try {
@@ -188,7 +209,8 @@ function notify(gameId, game, title) {
 /** A short two-tone beep made on the spot (no audio file). Silent until the page had a
  * user gesture (browsers refuse to start audio before one). */
 export function beep() {
-  const Context = window.AudioContext || window.webkitAudioContext;
+  /** @type {typeof AudioContext | undefined} */
+  const Context = window.AudioContext || /** @type {{webkitAudioContext?: typeof AudioContext}} */ (window).webkitAudioContext; // older Safari
   if (!Context) return;
   if (navigator.userActivation && !navigator.userActivation.hasBeenActive) return;
   try {

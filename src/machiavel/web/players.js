@@ -1,7 +1,11 @@
+// @ts-check
 // How players are told apart: a colour from the Okabe-Ito palette (chosen to stay distinct
 // for colour-blind eyes) AND a shape AND the seat number, never the colour alone.
 import { h, s, polygon } from "./dom.js";
 import { t } from "./i18n.js";
+
+/** @typedef {{player: number, kind: string, name?: string | null, level?: string, claimed?: boolean, reserved?: boolean}} Seat */
+/** @typedef {Record<string, unknown>} Attrs */
 
 export const PLAYER_STYLES = [
   { colour: "#0072B2", shape: "circle" },
@@ -12,11 +16,13 @@ export const PLAYER_STYLES = [
   { colour: "#56B4E9", shape: "star" },
 ];
 
+/** @param {number} player */
 export function playerStyle(player) {
   return PLAYER_STYLES[player % PLAYER_STYLES.length];
 }
 
 /** An SVG shape for any fill, centred on (cx, cy) with radius r. */
+/** @param {string} shape @param {number} cx @param {number} cy @param {number} r @param {Attrs} [attrs] */
 export function shapeAt(shape, cx, cy, r, attrs = {}) {
   switch (shape) {
     case "circle":
@@ -44,6 +50,7 @@ export function shapeAt(shape, cx, cy, r, attrs = {}) {
 }
 
 /** A player's token in an SVG: their shape in their colour with their seat number on it. */
+/** @param {number} player @param {number} cx @param {number} cy @param {number} r @param {Attrs} [extra] */
 export function playerMark(player, cx, cy, r, extra = {}) {
   const style = playerStyle(player);
   return s(
@@ -59,6 +66,7 @@ export function playerMark(player, cx, cy, r, extra = {}) {
 }
 
 /** A small inline badge for text: shape + colour + seat number. */
+/** @param {number} player */
 export function playerBadge(player) {
   return h(
     "span",
@@ -67,7 +75,8 @@ export function playerBadge(player) {
   );
 }
 
-/** The name of a seat as people read it. */
+/** The name of a seat as people read it.
+ * @param {Seat[] | null | undefined} seats @param {number | null | undefined} player */
 export function seatName(seats, player) {
   if (player === null || player === undefined) return t("spectator");
   const seat = seats && seats[player];
@@ -78,7 +87,8 @@ export function seatName(seats, player) {
   return t("player_n", { n: player + 1 });
 }
 
-/** Badge and name together, for lists and status lines. */
+/** Badge and name together, for lists and status lines.
+ * @param {Seat[] | null | undefined} seats @param {number} player @param {string} [extraText] */
 export function playerLabel(seats, player, extraText = "") {
   return h("span", { class: "player-label", "data-player": player }, playerBadge(player), " ", seatName(seats, player), extraText);
 }
@@ -87,16 +97,18 @@ export function playerLabel(seats, player, extraText = "") {
 // the page numbers seats from 1 and names them, so each such mention becomes the seat's label.
 const SEAT_MENTION = /\b(?:[Pp]layer|[Jj]oueur) (\d+)\b/g;
 
-/** A log line with every "player N" shown as that seat's badge and name. */
+/** A log line with every "player N" shown as that seat's badge and name.
+ * @param {Seat[] | null | undefined} seats @param {string} text @returns {(string | Node)[]} */
 export function logText(seats, text) {
   if (!seats) return [text];
+  /** @type {(string | Node)[]} */
   const parts = [];
   let last = 0;
   for (const match of text.matchAll(SEAT_MENTION)) {
     const player = Number(match[1]);
     if (player >= seats.length) continue;
-    parts.push(text.slice(last, match.index), playerLabel(seats, player));
-    last = match.index + match[0].length;
+    parts.push(text.slice(last, /** @type {number} */ (match.index)), playerLabel(seats, player));
+    last = /** @type {number} */ (match.index) + match[0].length;
   }
   parts.push(text.slice(last));
   return parts;

@@ -1,3 +1,4 @@
+// @ts-check
 // Ratings pages (docs/server.md, "Ratings on the server"):
 //   #/ratings/GAME     a game's leaderboard (GET /api/ratings/GAME)
 //   #/players/NAME     a player's profile (GET /api/players/NAME): an account, or a bot level
@@ -6,23 +7,32 @@ import { h, clear } from "./dom.js";
 import { t, getLang } from "./i18n.js";
 import { api } from "./api.js";
 
+/** @typedef {{name: string, rating: number, games: number, bot?: boolean}} Rated  a leaderboard's line */
+/** @typedef {{game: string, players: Rated[]}} Leaderboard  GET /api/ratings/GAME */
+/** @typedef {{id: string, game: string, finished_at: string, result: string, rating_change: number}} RatedGame */
+/** @typedef {{name: string, ratings: Record<string, {rating: number, games: number}>, recent: RatedGame[]}} Profile  GET /api/players/NAME */
+
 export const RATED_GAMES = ["tyrus", "djambi", "guildes", "tyros"];
 const BOT_NAME = /^(easy|medium|hard|expert) bot$/;
 
+/** @param {string} game */
 export function ratingsHref(game) {
   return "#/ratings/" + encodeURIComponent(game);
 }
 
+/** @param {string} name */
 export function playerHref(name) {
   return "#/players/" + encodeURIComponent(name);
 }
 
-/** How a name reads: an account's as it is, a bot level's in the page's language. */
+/** How a name reads: an account's as it is, a bot level's in the page's language.
+ * @param {string} name */
 function shownName(name) {
   const bot = BOT_NAME.exec(name);
   return bot ? t("bot_level", { level: t("level." + bot[1]) }) : name;
 }
 
+/** @param {string} name */
 function playerLink(name) {
   return h("a", { href: playerHref(name), class: "player-link", "data-player": name }, shownName(name));
 }
@@ -41,11 +51,18 @@ function backLink() {
   return h("p", {}, h("a", { href: "#/" }, t("back_to_lobby")));
 }
 
+/**
+ * A page showing one answer of the server (its `data`, of type D).
+ * @template D
+ */
 class Page {
+  /** @param {HTMLElement} root @param {string} path */
   constructor(root, path) {
     this.root = root;
     this.path = path;
+    /** @type {D | null} */
     this.data = null;
+    /** @type {string | null} */
     this.error = null;
     this.stopped = false;
   }
@@ -54,7 +71,7 @@ class Page {
     clear(this.root).append(h("p", { class: "muted" }, t("loading")));
     const { status, data } = await api("GET", this.path);
     if (this.stopped) return;
-    if (status === 200) this.data = data;
+    if (status === 200) this.data = /** @type {D} */ (data);
     else this.error = data.detail || String(status);
     this.render();
   }
@@ -68,18 +85,27 @@ class Page {
       clear(this.root).append(h("div", { class: "ratings-page" }, backLink(), h("p", { class: "error", role: "alert" }, this.error)));
       return;
     }
-    if (this.data) clear(this.root).append(h("div", { class: "ratings-page" }, backLink(), ...this.body()));
+    if (this.data) clear(this.root).append(h("div", { class: "ratings-page" }, backLink(), ...this.body(this.data)));
+  }
+
+  /** What the page shows of `data` (each page says).
+   * @param {D} data @returns {import("./dom.js").Child[]} */
+  body(data) {
+    return [String(data)];
   }
 }
 
+/** @extends {Page<Leaderboard>} */
 export class RatingsPage extends Page {
+  /** @param {HTMLElement} root @param {string} game */
   constructor(root, game) {
     super(root, `/api/ratings/${encodeURIComponent(game)}?limit=200`);
     this.game = game;
   }
 
-  body() {
-    const { game, players } = this.data;
+  /** @param {Leaderboard} data */
+  body(data) {
+    const { game, players } = data;
     const others = h(
       "p",
       { class: "game-switch" },
@@ -105,13 +131,16 @@ export class RatingsPage extends Page {
   }
 }
 
+/** @extends {Page<Profile>} */
 export class PlayerPage extends Page {
+  /** @param {HTMLElement} root @param {string} name */
   constructor(root, name) {
     super(root, `/api/players/${encodeURIComponent(name)}`);
   }
 
-  body() {
-    const { name, ratings, recent } = this.data;
+  /** @param {Profile} data */
+  body(data) {
+    const { name, ratings, recent } = data;
     const games = Object.keys(ratings);
     const rated = games.length
       ? h(
@@ -125,8 +154,8 @@ export class PlayerPage extends Page {
           ),
         )
       : h("p", { class: "muted" }, t("ratings_none_yet"));
-    const date = (iso) => new Date(iso).toLocaleDateString(getLang());
-    const change = (n) => (n > 0 ? `+${n}` : String(n));
+    const date = (/** @type {string} */ iso) => new Date(iso).toLocaleDateString(getLang());
+    const change = (/** @type {number} */ n) => (n > 0 ? `+${n}` : String(n));
     const history = recent.length
       ? h(
           "div",

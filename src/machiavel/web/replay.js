@@ -4,7 +4,7 @@
 // a death: the lines after an entry's first).
 import { api, gamePath } from "./api.js";
 import { replayChat } from "./chat.js";
-import { h, clear } from "./dom.js";
+import { h, clear, patch } from "./dom.js";
 import { t, logEntries, logLine } from "./i18n.js";
 import { playerLabel, seatName, logText } from "./players.js";
 import { keyAttrs, formatScore } from "./game.js";
@@ -213,7 +213,8 @@ export class ReplayPage {
     const entry = data.step > 0 ? this.log[data.step - 1] : null;
     const scores = view.scores || [];
     const focused = document.activeElement && this.root.contains(document.activeElement) ? document.activeElement.id : null;
-    clear(this.root).append(
+    patch(
+      this.root,
       h(
         "div",
         { class: "game-page replay", "data-game": data.game, "data-step": data.step, "data-playing": String(this.playing) },
