@@ -3,7 +3,7 @@
 // confirmed. The page never decides what is allowed: the offer sent is the legal action
 // spelled exactly as the built one; when none is, the builder says why in words, before
 // anything is sent. An offer received that cannot be accepted says why too.
-import { h, s } from "../dom.js";
+import { h, s, live } from "../dom.js";
 import { t } from "../i18n.js";
 import { logText, shapeAt } from "../players.js";
 import { EMPIRE, cardChips } from "./tyros.js";
@@ -132,9 +132,10 @@ export function offerBuilder(ctx) {
   // A click changes the draft and redraws this panel alone, focus kept on the same control.
   const change = (edit) => {
     edit();
-    const focused = document.activeElement && panel.contains(document.activeElement) ? controlId(document.activeElement) : null;
+    const shown = live(panel); // the page patched since this was drawn: the panel on screen
+    const focused = document.activeElement && shown.contains(document.activeElement) ? controlId(document.activeElement) : null;
     const fresh = offerBuilder(ctx);
-    panel.replaceWith(fresh);
+    shown.replaceWith(fresh);
     if (focused) refocus(fresh, focused);
   };
   if (!offers.length) {
