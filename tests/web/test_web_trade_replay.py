@@ -256,6 +256,7 @@ def test_a_replay_opens_at_the_start_plays_at_a_chosen_speed_and_jumps_to_events
     shown = page.locator(".last-action .log-event").first.inner_text()
     assert words(shown) == words(named(event_line))
     assert page.locator("#replay-jump").input_value() == str(target)
+    page.clock.resume()  # a screenshot waits for animation frames and running animations
     screenshot(page, "tyros-replay-event")
     page.click("#replay-last")
     at_step(page, steps)
