@@ -1,3 +1,4 @@
+// @ts-check
 // The words of moves.js (what just happened, the ending, a Djambi player put out).
 import { addWords } from "./i18n.js";
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The rules pages' texts, per language and game: short sections (goal, a turn, the end)
 // and the rulings a newcomer meets, with their ids (RULINGS.md). Facts and figures from
 // the rule books in the project's rules folder; the two languages say the same things.

@@ -1,3 +1,4 @@
+// @ts-check
 // The words of the rules pages, the lobby's game summaries and option labels, and the
 // help drawn next to the boards, in both languages (registered once, when imported).
 // Option labels say what the option does; ruling ids stay in the tooltips (option_help).

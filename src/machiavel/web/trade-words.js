@@ -1,3 +1,4 @@
+// @ts-check
 // Words of the Tyros offer builder and of the replay controls (registered when imported).
 // "player N" names a seat as the log does: logText shows it with the seat's badge and name.
 import { addWords } from "./i18n.js";
