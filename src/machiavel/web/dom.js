@@ -229,6 +229,22 @@ function keepPersonsState(from, to) {
 }
 
 /**
+ * Inline styles through the CSSOM, never as an attribute: the page's Content-Security-Policy
+ * (style-src 'self', no 'unsafe-inline') refuses a `style` attribute that morphdom would
+ * copy with setAttribute, but not `element.style`. Once the kept element's style reads the
+ * same as the drawing's, morphdom has no attribute left to copy.
+ * @param {Element} from
+ * @param {Element} to
+ */
+function keepStyleUnderPolicy(from, to) {
+  if (!(from instanceof HTMLElement || from instanceof SVGElement)) return;
+  if (!(to instanceof HTMLElement || to instanceof SVGElement)) return;
+  if (from.getAttribute("style") === to.getAttribute("style")) return;
+  from.style.cssText = to.style.cssText;
+  if (!to.hasAttribute("style")) from.removeAttribute("style");
+}
+
+/**
  * Make `root`'s children those of `drawing` (a new element, or a list of them), changing
  * only what differs: kept elements keep focus, caret, typed text, open <details> and
  * scroll positions; handlers come from the drawing.
@@ -245,6 +261,7 @@ export function patch(root, drawing) {
       const own = ownedBy.get(to);
       if (own) return from === own ? false : true; // the component's node updates itself
       keepPersonsState(from, to);
+      keepStyleUnderPolicy(from, to);
       handlers.delete(from);
       setHandlers(from, handlers.get(to) ?? {});
       keptFor.set(to, from);
