@@ -26,6 +26,15 @@ GAMES: dict[str, dict[str, Any]] = {
 JOINED = re.compile(r"\w+[>,\-]\w+")
 
 
+# The outermost elements reaching past the phone's width (said when the page scrolls
+# sideways; those inside a box that scrolls on its own are listed too).
+TOO_WIDE = """() => [...document.querySelectorAll('body *')]
+  .filter((e) => e.getBoundingClientRect().right > innerWidth + 1
+    && !(e.parentElement && e.parentElement.getBoundingClientRect().right > innerWidth + 1))
+  .filter((e) => getComputedStyle(e).position !== 'fixed')
+  .map((e) => e.tagName + '.' + [...e.classList].join('.'))"""
+
+
 def raw_syntax(actions: Iterable[str]) -> set[str]:
     """What of the actions no log line may contain: each action of several words as the
     engine spells it, and each joined token."""
@@ -102,4 +111,5 @@ def test_a_whole_game_reads_in_words_on_a_phone_in_french(
     assert_in_words(shown, actions, f"{game}, the page's log")
 
     assert_ending_shown(page.locator("#end-screen .ending").inner_text(), mine["ending"]["fr"])
-    assert not page.evaluate("document.scrollingElement.scrollWidth > innerWidth")
+    wide = page.evaluate("document.scrollingElement.scrollWidth > innerWidth")
+    assert not wide, f"the page scrolls sideways: {page.evaluate(TOO_WIDE)}"
