@@ -157,9 +157,11 @@ def test_keyboard_moves_in_tyrus_keep_the_focus_on_the_board(
                 " || !!document.querySelector('.board-area .selected')"
             )
         assert page.evaluate(IN_BOARD), f"turn {turn}: the answer took the focus off the board"
-        # The bot's move arrives as a push: the focus stays where it was.
+        # The bot's move arrives as a push: the focus stays where it was. (When the bot has
+        # placed all its tiles of the election, it is my turn again with no push between.)
         page.wait_for_function(
             f"Number(document.querySelector('.game-page').dataset.version) > {before + 1}"
+            " || ['mine', 'over'].includes(document.body.dataset.turn)"
         )
         assert page.evaluate(IN_BOARD), f"turn {turn}: the push took the focus off the board"
     # The moves made by keyboard reached the server: Ada played at least one.
