@@ -17,6 +17,7 @@ from machiavel.games.tyrus.rules import (
     decide_winners,
     election_score,
 )
+from support.tyrus import rig
 
 GAME = machiavel.game("tyrus")
 
@@ -25,28 +26,6 @@ def new_state(seed: int = 1, **options: object) -> TyrusState:
     state = GAME.new(2, seed=seed, options=options)
     assert isinstance(state, TyrusState)
     return state
-
-
-def rig(
-    state: TyrusState,
-    kind: str,
-    hands: dict[int, list[str]],
-    already: dict[tuple[int, str], list[tuple[int, str]]] | None = None,
-) -> None:
-    """At the start of a game: force the election's kind, both hands, and tiles placed in
-    earlier elections. Every other tile goes to the reserve, so each tile stays in exactly
-    one place."""
-    already = already or {}
-    state.turned[-1] = kind
-    for player in (0, 1):
-        placed = {t for tiles in already.values() for owner, t in tiles if owner == player}
-        state.hands[player] = list(hands[player])
-        state.reserves[player] = [t for t in TILES if t not in placed | set(hands[player])]
-    for (owner, building_kind), tiles in already.items():
-        state.buildings[building_index(owner, building_kind)] = list(tiles)
-    state._to_move = state._next_to_move()
-    state._legal_cache.clear()
-    state._legal_sets.clear()
 
 
 def tile_places(state: TyrusState, player: int) -> Counter[str]:

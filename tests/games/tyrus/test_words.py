@@ -15,13 +15,12 @@ from machiavel.core.narration import Told, narrate
 from machiavel.core.rng import Rng
 from machiavel.games.tyrus.rules import (
     KINDS,
-    TILES,
     TyrusState,
-    building_index,
     count_building,
     decide,
 )
 from machiavel.games.tyrus.tally_words import count_line
+from support.tyrus import rig
 
 GAME = machiavel.game("tyrus")
 VIEWERS: tuple[int | None, ...] = (0, 1, None)
@@ -35,26 +34,6 @@ def new_state(seed: int = 1, memory_mode: bool = False) -> TyrusState:
     state = GAME.new(2, seed=seed, options={"memory_mode": memory_mode})
     assert isinstance(state, TyrusState)
     return state
-
-
-def rig(
-    state: TyrusState,
-    kind: str,
-    hands: dict[int, list[str]],
-    already: dict[tuple[int, str], list[tuple[int, str]]],
-) -> None:
-    """Force the first election's kind, both hands and tiles placed earlier; every other
-    tile goes to the reserve (each tile stays in one place)."""
-    state.turned[-1] = kind
-    for player in (0, 1):
-        placed = {t for tiles in already.values() for owner, t in tiles if owner == player}
-        state.hands[player] = list(hands[player])
-        state.reserves[player] = [t for t in TILES if t not in placed | set(hands[player])]
-    for (owner, building_kind), tiles in already.items():
-        state.buildings[building_index(owner, building_kind)] = list(tiles)
-    state._to_move = state._next_to_move()
-    state._legal_cache.clear()
-    state._legal_sets.clear()
 
 
 def events_of(told_lines: str) -> list[str]:
