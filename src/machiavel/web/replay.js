@@ -47,6 +47,7 @@ export class ReplayPage {
     this.stepping = false; // the next step is being fetched
     this.speed = DEFAULT_SPEED;
     this.asked = 0; // answers to an earlier request than the latest are dropped
+    this.stopped = false; // left for another page: nothing more is drawn or asked
     this.revealed = new Map();
     this.onKey = (event) => {
       if (["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName) || !this.data) return;
@@ -59,11 +60,13 @@ export class ReplayPage {
     clear(this.root).append(h("p", { class: "muted" }, t("loading")));
     document.addEventListener("keydown", this.onKey);
     const { status, data } = await api("GET", gamePath(this.gameId, "/replay"));
+    if (this.stopped) return; // the person went elsewhere meanwhile: another page is drawn
     if (status === 200) this.fullLog = logEntries(data);
     await this.go(this.step);
   }
 
   stop() {
+    this.stopped = true;
     this.playing = false;
     clearTimeout(this.timer);
     this.asked += 1; // an answer still on its way is not drawn on another page
@@ -75,7 +78,7 @@ export class ReplayPage {
     const query = step === null || step === undefined ? "" : `?step=${step}`;
     const asked = ++this.asked;
     const { status, data } = await api("GET", gamePath(this.gameId, "/replay") + query);
-    if (asked !== this.asked) return;
+    if (asked !== this.asked || this.stopped) return;
     if (status !== 200) {
       this.stopPlaying();
       clear(this.root).append(h("p", { class: "error" }, data.detail || t("error")), h("a", { href: "#/" }, t("back_to_lobby")));
