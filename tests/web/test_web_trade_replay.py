@@ -108,11 +108,17 @@ def test_a_person_builds_an_offer_by_clicking_and_sees_why_one_cannot_be_accepte
 
     play_as(server, game_id, tokens, 1, "accept")
     after = view_of(server, game_id, tokens[0])["view"]["hand"]
-    assert after.get(give, 0) <= 1
+    assert after.get(give, 0) == mine[give] - 1
     actions_turn_of(server, game_id, tokens, 1)
-    # Bo asks Ada for two cards of a colour she no longer holds twice.
+    # Bo asks Ada for two cards of a colour she does not hold twice (the deal decides which).
     bo = view_of(server, game_id, tokens[1])["legal_actions"]
-    unfit = next(a for a in bo if a.startswith("offer 0 ") and a.endswith(f" ask {give},{give}"))
+    short = [c for c in CARDS if after.get(c, 0) <= 1]
+    unfit, give = next(
+        (a, c)
+        for c in short
+        for a in bo
+        if a.startswith("offer 0 ") and a.endswith(f" ask {c},{c}")
+    )
     play_as(server, game_id, tokens, 1, unfit)
     offer = page.locator('.panel.offer.for-me[data-from="1"]')
     offer.wait_for()
