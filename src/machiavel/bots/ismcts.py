@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
 
-from machiavel.bots.base import Bot, RankingBot
+from machiavel.bots.base import Bot, RankingBot, StatePolicy, StateRanking
 from machiavel.bots.random_bot import RandomBot
 from machiavel.core.contract import Seat, State
 from machiavel.core.errors import IllegalAction
@@ -134,6 +135,22 @@ def leader_shares(state: State) -> list[float]:
     return [1.0 / len(leaders) if p in leaders else 0.0 for p in range(state.players)]
 
 
+def _choice(policy: Bot, world: State, player: int) -> str:
+    """The policy's move for ``player`` in a world search drew, by the fastest way it has."""
+    if isinstance(policy, StatePolicy):
+        return policy.choose_in(world, player)
+    return policy.choose(world.seat(player))
+
+
+def _ranking(policy: Bot, world: State, player: int) -> list[str] | None:
+    """The policy's order of ``player``'s actions in a search world, if it ranks them."""
+    if isinstance(policy, StateRanking):
+        return policy.ranked_in(world, player)
+    if isinstance(policy, RankingBot):
+        return policy.ranked(world.seat(player))
+    return None
+
+
 class IsmctsBot:
     name = "ismcts"
 
@@ -230,12 +247,11 @@ class IsmctsBot:
         world = seat.resample(rng)
         path = [root]
         node = root
-        while not world.is_over:
-            movers = world.to_move
+        while movers := world.to_move:
             player = movers[0] if len(movers) == 1 else rng.choice(movers)
-            legal = world.legal_actions(player)
+            legal = world.legal_list(player)
             child = self._select_or_expand(node, player, legal, rng, world)
-            world.apply(player, child.action)
+            world.play_legal(player, child.action)  # taken from ``legal``: no second check
             path.append(child)
             if child.visits == 0:
                 break
@@ -247,12 +263,13 @@ class IsmctsBot:
                 visited.reward += rewards[visited.player]
 
     def _select_or_expand(
-        self, node: Node, player: int, legal: list[str], rng: Rng, world: State
+        self, node: Node, player: int, legal: Sequence[str], rng: Rng, world: State
     ) -> Node:
         available = []
         untried = []
+        children = node.children
         for action in legal:
-            child = node.children.get((player, action))
+            child = children.get((player, action))
             if child is None:
                 untried.append(action)
             else:
@@ -262,7 +279,7 @@ class IsmctsBot:
         if untried and (room or not available):
             action = self._first_to_try(untried, player, rng, world)
             child = Node(player, action)
-            node.children[(player, action)] = child
+            children[(player, action)] = child
             return child
         for child in available:
             child.available += 1
@@ -273,32 +290,36 @@ class IsmctsBot:
         """The next action to add to a node: the heuristic's choice first when guided.
 
         A heuristic that ranks every action (``RankingBot``) gives the order of all the
-        children; otherwise its one choice comes first and the rest at random.
+        children; otherwise its one choice comes first and the rest at random. The world
+        was drawn from the seat (``resample``), so a ``StatePolicy`` reads it directly.
         """
         if self.settings.guide == "heuristic":
             policy = self._rollout_policy(world)
-            if isinstance(policy, RankingBot):
+            ranking = _ranking(policy, world, player)
+            if ranking is not None:
                 waiting = set(untried)
-                for action in policy.ranked(world.seat(player)):
+                for action in ranking:
                     if action in waiting:
                         return action
-            preferred = policy.choose(world.seat(player))
+            preferred = _choice(policy, world, player)
             if preferred in untried:
                 return preferred
         return rng.choice(untried)
 
     def _play_out(self, world: State, rng: Rng) -> list[float]:
         policy = self._rollout_policy(world) if self.settings.rollout == "heuristic" else None
+        fast = policy if isinstance(policy, StatePolicy) else None
         limit = self.settings.rollout_limit or MAX_ROLLOUT_ACTIONS
         steps = 0
-        while not world.is_over and steps < limit:
-            movers = world.to_move
+        while (movers := world.to_move) and steps < limit:
             player = movers[0] if len(movers) == 1 else rng.choice(movers)
-            if policy is None:
-                action = rng.choice(world.legal_actions(player))
-            else:
+            if fast is not None:
+                action = fast.choose_in(world, player)
+            elif policy is not None:
                 action = policy.choose(world.seat(player))
-            world.apply(player, action)
+            else:
+                action = rng.choice(world.legal_list(player))
+            world.play_legal(player, action)  # legal: the conformance suite checks policies
             steps += 1
         if world.is_over:
             return win_shares(world)

@@ -290,6 +290,24 @@ class State(ABC):
         self._legal_cache.clear()
         self._legal_sets.clear()
 
+    def play_legal(self, player: int, action: str) -> None:
+        """``apply`` for an action taken as is from ``legal_list(player)`` of this very
+        state, without checking it a second time.
+
+        Search plays thousands of such actions a second in worlds it owns; anything else
+        (a person's action, a stored one) goes through ``apply``, which refuses what is
+        illegal. An action from anywhere else leaves the state undefined.
+        """
+        self._play(player, action)
+        self.history.append((player, action))
+        self._legal_cache.clear()
+        self._legal_sets.clear()
+
+    def legal_list(self, player: int) -> Sequence[str]:
+        """``legal_actions(player)`` for a player in ``to_move``, without the copy: the
+        state's own list, valid until the next action and never to be changed."""
+        return self._legal_list(player)
+
     def _why_not_now(self, player: object, action: object) -> str:
         """Why ``player`` may not act at all now (before looking at the action itself)."""
         if not isinstance(player, int) or isinstance(player, bool):
