@@ -135,20 +135,32 @@ def leader_shares(state: State) -> list[float]:
     return [1.0 / len(leaders) if p in leaders else 0.0 for p in range(state.players)]
 
 
-def _choice(policy: Bot, world: State, player: int) -> str:
-    """The policy's move for ``player`` in a world search drew, by the fastest way it has."""
-    if isinstance(policy, StatePolicy):
-        return policy.choose_in(world, player)
-    return policy.choose(world.seat(player))
+class Policy:
+    """A game's heuristic as search calls it, by the fastest way it offers.
 
+    The worlds search plays in were drawn from its seat (``resample``), so a
+    ``StatePolicy`` reads them directly; any other heuristic is handed a seat of the world.
+    What the heuristic offers is looked up once, not at every call.
+    """
 
-def _ranking(policy: Bot, world: State, player: int) -> list[str] | None:
-    """The policy's order of ``player``'s actions in a search world, if it ranks them."""
-    if isinstance(policy, StateRanking):
-        return policy.ranked_in(world, player)
-    if isinstance(policy, RankingBot):
-        return policy.ranked(world.seat(player))
-    return None
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.fast = bot if isinstance(bot, StatePolicy) else None
+        self.fast_ranking = bot if isinstance(bot, StateRanking) else None
+        self.seat_ranking = bot if isinstance(bot, RankingBot) else None
+
+    def choose(self, world: State, player: int) -> str:
+        if self.fast is not None:
+            return self.fast.choose_in(world, player)
+        return self.bot.choose(world.seat(player))
+
+    def ranked(self, world: State, player: int) -> list[str] | None:
+        """Every action of ``player`` best first, if the heuristic ranks them."""
+        if self.fast_ranking is not None:
+            return self.fast_ranking.ranked_in(world, player)
+        if self.seat_ranking is not None:
+            return self.seat_ranking.ranked(world.seat(player))
+        return None
 
 
 class IsmctsBot:
@@ -179,7 +191,7 @@ class IsmctsBot:
         self.settings = SearchSettings(**settings)
         self.last = SearchStats()
         self._pool: ProcessPoolExecutor | None = None
-        self._rollout_bots: dict[str, Bot] = {}
+        self._policies: dict[str, Policy] = {}
 
     def settings_for(self, game_id: str) -> SearchSettings:
         """Explicit parameters first, then the game's hints, then the defaults."""
@@ -294,31 +306,28 @@ class IsmctsBot:
         was drawn from the seat (``resample``), so a ``StatePolicy`` reads it directly.
         """
         if self.settings.guide == "heuristic":
-            policy = self._rollout_policy(world)
-            ranking = _ranking(policy, world, player)
+            policy = self._policy(world)
+            ranking = policy.ranked(world, player)
             if ranking is not None:
                 waiting = set(untried)
                 for action in ranking:
                     if action in waiting:
                         return action
-            preferred = _choice(policy, world, player)
+            preferred = policy.choose(world, player)
             if preferred in untried:
                 return preferred
         return rng.choice(untried)
 
     def _play_out(self, world: State, rng: Rng) -> list[float]:
-        policy = self._rollout_policy(world) if self.settings.rollout == "heuristic" else None
-        fast = policy if isinstance(policy, StatePolicy) else None
+        policy = self._policy(world) if self.settings.rollout == "heuristic" else None
         limit = self.settings.rollout_limit or MAX_ROLLOUT_ACTIONS
         steps = 0
         while (movers := world.to_move) and steps < limit:
             player = movers[0] if len(movers) == 1 else rng.choice(movers)
-            if fast is not None:
-                action = fast.choose_in(world, player)
-            elif policy is not None:
-                action = policy.choose(world.seat(player))
-            else:
+            if policy is None:
                 action = rng.choice(world.legal_list(player))
+            else:
+                action = policy.choose(world, player)
             world.play_legal(player, action)  # legal: the conformance suite checks policies
             steps += 1
         if world.is_over:
@@ -327,11 +336,11 @@ class IsmctsBot:
             return soft_shares(world, self.settings.cutoff_temperature)
         return leader_shares(world)
 
-    def _rollout_policy(self, world: State) -> Bot:
-        policy = self._rollout_bots.get(world.game.id)
+    def _policy(self, world: State) -> Policy:
+        policy = self._policies.get(world.game.id)
         if policy is None:
-            policy = game(world.game.id).heuristic_bot(self.seed)
-            self._rollout_bots[world.game.id] = policy
+            policy = Policy(game(world.game.id).heuristic_bot(self.seed))
+            self._policies[world.game.id] = policy
         return policy
 
     # ---- root parallelisation -------------------------------------------------------
