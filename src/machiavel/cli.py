@@ -8,7 +8,7 @@ import sys
 import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from machiavel.benchmark import BenchResult, bench_all
 from machiavel.bots import BOTS, bot
@@ -19,6 +19,9 @@ from machiavel.core.narration import narrate
 from machiavel.core.registry import game, games
 from machiavel.serving import SettingError, settings_from
 from machiavel.serving import add_arguments as add_connection_arguments
+
+if TYPE_CHECKING:
+    from machiavel.bots.arena import ArenaReport, GameOutcome
 
 QUIT_WORDS = {"quit", "exit", "q"}
 HELP_WORDS = {"help", "?", "actions"}
@@ -68,7 +71,15 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--players", type=int, help="number of players (default: the minimum)")
     arena.add_argument("--jobs", type=int, default=1, help="processes to spread games over")
     arena.add_argument("--seed", type=int, default=0, help="seed of the first game")
-    arena.add_argument("--out", help="write PATH.json and PATH.png with the results")
+    arena.add_argument(
+        "--out",
+        help="write PATH.json (after every game, so a stopped run loses nothing) and PATH.png",
+    )
+    arena.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the arena saved in --out's PATH.json: play only its missing games",
+    )
     arena.add_argument(
         "--option", type=parse_option, action="append", default=[], metavar="NAME=VALUE"
     )
@@ -244,7 +255,7 @@ def arena(args: argparse.Namespace) -> int:
     from rich.progress import Progress
     from rich.table import Table
 
-    from machiavel.bots.arena import GameOutcome, run_arena, save_chart, summarize, tasks
+    from machiavel.bots.arena import run_arena, save_chart, summarize, tasks
 
     names = [name.strip() for name in args.bots.split(",") if name.strip()]
     if len(names) < 2:
@@ -254,23 +265,35 @@ def arena(args: argparse.Namespace) -> int:
     spec = game(args.game)
     players = args.players if args.players is not None else spec.min_players
     options = dict(args.option)
+    base = args.out.removesuffix(".json") if args.out else None
+    earlier = _earlier_games(args, base, players, names, options)
     total = sum(1 for _ in tasks(args.game, names, args.games, players, args.seed, options))
-    played: list[GameOutcome] = []
+    played: list[GameOutcome] = list(earlier)
 
     def game_over(outcome: GameOutcome) -> None:
         played.append(outcome)
         progress.advance(bar)
+        if base is not None:
+            _save_arena(summarize(args.game, players, args.games, played, names, options), base)
 
     with Progress() as progress:
-        bar = progress.add_task(f"{args.game}: {total} games", total=total)
+        bar = progress.add_task(f"{args.game}: {total} games", total=total, completed=len(earlier))
         try:
             report = run_arena(
-                args.game, names, args.games, players, args.jobs, args.seed, options, game_over
+                args.game,
+                names,
+                args.games,
+                players,
+                args.jobs,
+                args.seed,
+                options,
+                game_over,
+                earlier,
             )
         except KeyboardInterrupt:  # Ctrl-C: report the games played so far
             if not played:
                 raise
-            report = summarize(args.game, players, args.games, played)
+            report = summarize(args.game, players, args.games, played, names, options)
             progress.console.print(f"Interrupted: {len(played)} of {total} games played.")
     table = Table(title=f"arena: {spec.title}, {players} players, {args.games} games per pairing")
     for column in ["pairing", "games", "win rate", "95% interval", "fair share"]:
@@ -290,12 +313,43 @@ def arena(args: argparse.Namespace) -> int:
         "Elo: "
         + ", ".join(f"{n} {r:.0f}" for n, r in sorted(report.elo.items(), key=lambda x: -x[1]))
     )
-    if args.out:
-        base = args.out.removesuffix(".json")
-        Path(f"{base}.json").write_text(json.dumps(report.to_json(), indent=1), encoding="utf-8")
+    if base is not None:
+        _save_arena(report, base)
         save_chart(report, f"{base}.png")
         console.print(f"Wrote {base}.json and {base}.png")
     return 0
+
+
+def _earlier_games(
+    args: argparse.Namespace,
+    base: str | None,
+    players: int,
+    names: list[str],
+    options: dict[str, Any],
+) -> list[GameOutcome]:
+    """With ``--resume``, the games already in ``--out``'s JSON (none if it is not there)."""
+    from machiavel.bots.arena import outcomes_from_json
+
+    if not args.resume:
+        return []
+    if base is None:
+        raise IllegalAction("--resume continues the arena saved by --out: give --out PATH")
+    saved = Path(f"{base}.json")
+    if not saved.exists():
+        return []
+    try:
+        data = json.loads(saved.read_text(encoding="utf-8"))
+        return outcomes_from_json(data, args.game, players, names, options)
+    except ValueError as error:  # JSON errors included
+        raise IllegalAction(f"cannot resume from {saved}: {error}") from error
+
+
+def _save_arena(report: ArenaReport, base: str) -> None:
+    """Write the JSON whole to a side file, then put it in place: a stop never halves it."""
+    target = Path(f"{base}.json")
+    partial = target.with_suffix(".json.partial")
+    partial.write_text(json.dumps(report.to_json(), indent=1), encoding="utf-8")
+    partial.replace(target)
 
 
 # ---- bench --------------------------------------------------------------------------

@@ -100,7 +100,7 @@ def test_an_interrupted_arena_reports_the_games_played(
     from machiavel.bots import arena as arena_module
 
     def two_games_then_ctrl_c(*args: object) -> None:
-        on_progress = args[-1]
+        on_progress = args[7]
         assert callable(on_progress)
         on_progress(GameOutcome("random", "medium", 0, 5, [0], 1.0, 30))
         on_progress(GameOutcome("random", "medium", 1, 6, [0], 0.0, 31))
@@ -114,3 +114,57 @@ def test_an_interrupted_arena_reports_the_games_played(
     data = json.loads((tmp_path / "cut.json").read_text())
     assert data["pairings"][0]["games"] == 2
     assert data["pairings"][0]["win_rate"] == 0.5
+
+
+ARENA = ["arena", "--game", "tyrus", "--bots", "random,medium", "--seed", "40"]
+
+
+def test_a_stopped_arena_keeps_every_finished_game_on_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The JSON is written after each game: a run killed mid-way loses only the game
+    in progress."""
+    from machiavel.bots import arena as arena_module
+
+    def two_games_then_killed(*args: object) -> None:
+        on_progress = args[7]
+        assert callable(on_progress)
+        on_progress(GameOutcome("random", "medium", 0, 40, [1], 0.0, 30))
+        on_progress(GameOutcome("random", "medium", 1, 41, [1], 1.0, 31))
+        raise RuntimeError("the session stopped")
+
+    monkeypatch.setattr(arena_module, "run_arena", two_games_then_killed)
+    with pytest.raises(RuntimeError):
+        cli.main([*ARENA, "--games", "9", "--out", str(tmp_path / "cut")])
+    data = json.loads((tmp_path / "cut.json").read_text())
+    assert [game["seed"] for game in data["games"]] == [40, 41]
+    assert data["bots"] == ["random", "medium"] and data["options"] == {}
+
+
+def test_a_resumed_arena_plays_only_the_missing_games_and_ends_as_one_run(
+    tmp_path: Path,
+) -> None:
+    whole, resumed = tmp_path / "whole", tmp_path / "resumed"
+    assert cli.main([*ARENA, "--games", "4", "--out", str(whole)]) == 0
+    complete = json.loads((tmp_path / "whole.json").read_text())
+    # As if stopped after two games: the saved file holds only those.
+    cut = {**complete, "games": complete["games"][:2]}
+    (tmp_path / "resumed.json").write_text(json.dumps(cut))
+    assert cli.main([*ARENA, "--games", "4", "--out", str(resumed), "--resume"]) == 0
+    assert json.loads((tmp_path / "resumed.json").read_text()) == complete
+
+
+def test_resume_refuses_another_arena_a_damaged_file_and_a_missing_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "saved"
+    assert cli.main([*ARENA, "--games", "1", "--out", str(out)]) == 0
+    capsys.readouterr()
+    other = ["arena", "--game", "tyrus", "--bots", "random,heuristic", "--games", "2"]
+    assert cli.main([*other, "--out", str(out), "--resume"]) == 2
+    assert "another arena: bots" in capsys.readouterr().err
+    (tmp_path / "saved.json").write_text('{"games": [{"seed": 1}]')
+    assert cli.main([*ARENA, "--games", "2", "--out", str(out), "--resume"]) == 2
+    assert "cannot resume from" in capsys.readouterr().err
+    assert cli.main([*ARENA, "--games", "2", "--resume"]) == 2
+    assert "give --out PATH" in capsys.readouterr().err

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
@@ -67,11 +67,15 @@ class ArenaReport:
     pairings: list[PairingResult]
     elo: dict[str, float]
     outcomes: list[GameOutcome] = field(default_factory=list)
+    bots: list[str] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game,
             "players": self.players,
+            "bots": self.bots,
+            "options": self.options,
             "games_per_pairing": self.games_per_pairing,
             "pairings": [
                 {**asdict(p), "win_rate": p.win_rate, "ci95": [p.low, p.high]}
@@ -173,14 +177,22 @@ def run_arena(
     seed: int = 0,
     options: Mapping[str, Any] | None = None,
     on_progress: Callable[[GameOutcome], None] | None = None,
+    earlier: Sequence[GameOutcome] = (),
 ) -> ArenaReport:
+    """Play the arena's games but those in ``earlier`` (an interrupted run of the same
+    arena: same focus, field and seed), and report on all of them."""
     spec = game(game_id)
     count = spec.min_players if players is None else players
     spec.make_setup(count, seed, options)  # refuse a bad setup before playing anything
     for name in bot_names:
         bot_from_spec(name, seed=0)  # refuse an unknown bot before playing anything
-    todo = list(tasks(game_id, bot_names, games, count, seed, options or {}))
-    outcomes: list[GameOutcome] = []
+    played = {(o.focus, o.field, o.seed) for o in earlier}
+    todo = [
+        task
+        for task in tasks(game_id, bot_names, games, count, seed, options or {})
+        if (task.focus, task.field, task.seed) not in played
+    ]
+    outcomes: list[GameOutcome] = list(earlier)
     pool = ProcessPoolExecutor(jobs, mp_context=get_context("fork")) if jobs > 1 else None
     finished = False
     try:
@@ -192,10 +204,17 @@ def run_arena(
     finally:
         if pool:  # on Ctrl-C or an error, games not begun are dropped, not awaited
             pool.shutdown(wait=finished, cancel_futures=not finished)
-    return summarize(game_id, count, games, outcomes)
+    return summarize(game_id, count, games, outcomes, bot_names, options)
 
 
-def summarize(game_id: str, players: int, games: int, outcomes: list[GameOutcome]) -> ArenaReport:
+def summarize(
+    game_id: str,
+    players: int,
+    games: int,
+    outcomes: list[GameOutcome],
+    bots: list[str] | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> ArenaReport:
     pairings: dict[tuple[str, str], PairingResult] = {}
     for outcome in outcomes:
         key = (outcome.focus, outcome.field)
@@ -205,8 +224,34 @@ def summarize(game_id: str, players: int, games: int, outcomes: list[GameOutcome
     for result in pairings.values():
         result.low, result.high = wilson_interval(result.points, result.games)
     return ArenaReport(
-        game_id, players, games, list(pairings.values()), fit_elo(outcomes, players), outcomes
+        game_id,
+        players,
+        games,
+        list(pairings.values()),
+        fit_elo(outcomes, players),
+        outcomes,
+        list(bots or []),
+        dict(options or {}),
     )
+
+
+def outcomes_from_json(
+    data: Any, game_id: str, players: int, bots: list[str], options: Mapping[str, Any]
+) -> list[GameOutcome]:
+    """The games of an earlier run's JSON, to resume it; refused (``ValueError``, saying
+    what differs) unless it is the same arena: game, players, bots and options."""
+    if not isinstance(data, dict) or not isinstance(data.get("games"), list):
+        raise ValueError("not an arena result: a JSON object with a list of 'games'")
+    wanted = {"game": game_id, "players": players, "bots": bots, "options": dict(options)}
+    for key, value in wanted.items():
+        if key not in data:
+            raise ValueError(f"it does not say its {key} (saved before runs could be resumed)")
+        if data[key] != value:
+            raise ValueError(f"it was another arena: {key} {data.get(key)!r}, not {value!r}")
+    try:
+        return [GameOutcome(**entry) for entry in data["games"]]
+    except TypeError as error:
+        raise ValueError(f"a game in it is damaged: {error}") from error
 
 
 def save_chart(report: ArenaReport, path: str) -> None:
