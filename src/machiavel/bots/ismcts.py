@@ -34,7 +34,7 @@ MAX_ROLLOUT_ACTIONS = 20_000
 SETTLED_CHECK_EVERY = 16  # iterations between checks that the choice is already settled
 
 
-@dataclass
+@dataclass(slots=True)
 class Node:
     player: int  # who chose the action leading here (-1 at the root)
     action: str
