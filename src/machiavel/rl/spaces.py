@@ -45,7 +45,7 @@ class ActionSpace:
             )
         return number
 
-    def decode(self, number: int) -> str:
+    def decode(self, number: int | np.integer[Any]) -> str:
         if type(number) is not int and not isinstance(number, np.integer):
             raise ValueError(f"an action number is a whole number, not {number!r}")
         if not 0 <= number < self.n:
