@@ -1,0 +1,199 @@
+"""Every machiavel game as an OpenSpiel game (docs/rl.md); needs ``machiavel[openspiel]``.
+
+    import pyspiel
+    from machiavel.rl import openspiel
+    openspiel.register()
+    game = pyspiel.load_game("machiavel_tyrus", {"players": 2, "seed": 7})
+
+``register()`` adds ``machiavel_tyrus``, ``machiavel_djambi``, ``machiavel_guildes`` and
+``machiavel_tyros`` to pyspiel's registry. Parameters: ``players`` (default the game's
+fewest) and ``seed`` (the deal; each seed is one game of the same rules, so a state
+serializes as the game's parameters and its actions, and comes back by replaying them).
+The games are sequential with imperfect information: players who choose at once (Guildes)
+choose one after another, each seeing only its view. Randomness is drawn from ``seed``
+inside the engine (``SAMPLED_STOCHASTIC``: there are no chance nodes). Returns are win
+shares (1, or 1/k for k winners), so they add up to 1. The information state of a player
+is their view (as JSON) and the numbers of their own past actions; observations are the
+``Observer``'s vector. ``resample_from_infostate`` draws a world with machiavel's own
+``resample``: a state the player cannot tell from the true one.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from machiavel.core.contract import State
+from machiavel.core.registry import game, games
+from machiavel.core.rng import Rng
+from machiavel.rl.spaces import ActionSpace, Observer
+
+# Upper bounds on the number of actions of a game, for OpenSpiel's GameInfo (no algorithm
+# here relies on them; a game reaching one is not cut).
+MAX_GAME_LENGTH = {"tyrus": 60, "djambi": 5000, "guildes": 600, "tyros": 3000}
+SEED_RANGE = 2**62
+
+
+def short_name(game_id: str) -> str:
+    return f"machiavel_{game_id}"
+
+
+def register() -> None:
+    """Register every machiavel game with pyspiel (again is harmless)."""
+    known = set(pyspiel.registered_names())
+    for game_id in games():
+        if short_name(game_id) not in known:
+            pyspiel.register_game(_game_type(game_id), _game_class(game_id))
+
+
+def _game_type(game_id: str) -> pyspiel.GameType:
+    spec = game(game_id)
+    return pyspiel.GameType(
+        short_name=short_name(game_id),
+        long_name=f"machiavel {spec.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=spec.max_players,
+        min_num_players=spec.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"players": spec.min_players, "seed": 0},
+    )
+
+
+def _game_class(game_id: str) -> type[pyspiel.Game]:
+    class MachiavelGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no types
+        def __init__(self, params: dict[str, Any] | None = None) -> None:
+            params = dict(params or {})
+            spec = game(game_id)
+            players = int(params.get("players", spec.min_players))
+            seed = int(params.get("seed", 0))
+            setup = spec.make_setup(players, seed % SEED_RANGE, None)  # a clear error if bad
+            self.machiavel_setup = setup
+            self.actions = ActionSpace(game_id, players)
+            self.observer = Observer(game_id, players)
+            info = pyspiel.GameInfo(
+                num_distinct_actions=self.actions.n,
+                max_chance_outcomes=0,
+                num_players=players,
+                min_utility=0.0,
+                max_utility=1.0,
+                utility_sum=1.0,
+                max_game_length=MAX_GAME_LENGTH.get(game_id, 10_000),
+            )
+            super().__init__(_game_type(game_id), info, {"players": players, "seed": seed})
+
+        def new_initial_state(self) -> MachiavelState:
+            return MachiavelState(self, game(game_id).state_from_setup(self.machiavel_setup))
+
+        def make_py_observer(
+            self,
+            iig_obs_type: pyspiel.IIGObservationType | None = None,
+            params: dict[str, Any] | None = None,
+        ) -> ViewObserver:
+            if params:
+                raise ValueError(f"observation parameters are not supported: {params}")
+            recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+            return ViewObserver(self.observer, recall)
+
+    MachiavelGame.__name__ = f"Machiavel{game_id.capitalize()}Game"
+    return MachiavelGame
+
+
+class MachiavelState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no types
+    """A machiavel state behind pyspiel's State interface."""
+
+    def __init__(self, spiel_game: Any, state: State) -> None:
+        super().__init__(spiel_game)
+        self.machiavel = state
+        self.encoding: ActionSpace = spiel_game.actions
+        self.own_actions: list[list[int]] = [[] for _ in range(state.players)]
+
+    def current_player(self) -> int:
+        if self.machiavel.is_over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return self.machiavel.to_move[0]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if player not in self.machiavel.to_move:
+            return []
+        return sorted(self.encoding.encode(a) for a in self.machiavel.legal_list(player))
+
+    def _apply_action(self, action: int) -> None:
+        player = self.machiavel.to_move[0]
+        self.machiavel.apply(player, self.encoding.decode(action))
+        self.own_actions[player].append(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return f"player {player}: {self.encoding.decode(action)}"
+
+    def is_terminal(self) -> bool:
+        return self.machiavel.is_over
+
+    def returns(self) -> list[float]:
+        shares = [0.0] * self.machiavel.players
+        winners = self.machiavel.winners
+        for player in winners:
+            shares[player] = 1.0 / len(winners)
+        return shares
+
+    def resample_from_infostate(self, player: int, sampler: Any) -> MachiavelState:
+        """A world ``player`` cannot tell from this state, drawn by machiavel's resample
+        (its randomness taken from OpenSpiel's sampler)."""
+        seed = int(sampler() * SEED_RANGE)
+        world = self.machiavel.resample(player, Rng(seed))
+        other = MachiavelState(self.get_game(), world)
+        other.own_actions = [list(actions) for actions in self.own_actions]
+        return other
+
+    def __str__(self) -> str:
+        return json.dumps(self.machiavel.view(None), sort_keys=True)
+
+
+class ViewObserver:
+    """OpenSpiel's PyObserver: the Observer's vector as ``tensor``; as a string, the
+    player's view in JSON (with their own past actions for a perfect-recall observer)."""
+
+    def __init__(self, observer: Observer, perfect_recall: bool) -> None:
+        self.observer = observer
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(observer.shape, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: MachiavelState, player: int) -> None:
+        self.tensor[:] = self.observer.encode(state.machiavel.view(player))
+
+    def string_from(self, state: MachiavelState, player: int) -> str:
+        seen: dict[str, Any] = {"view": state.machiavel.view(player)}
+        if self.perfect_recall:
+            seen["mine"] = state.own_actions[player]
+        return json.dumps(seen, sort_keys=True)
+
+
+class MachiavelBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel ships no types
+    """A machiavel bot (``machiavel.bot`` name or spec, e.g. ``hard``) as a pyspiel Bot, for
+    ``evaluate_bots``: it is given only its seat of the game, as everywhere."""
+
+    def __init__(self, spec: str, seed: int) -> None:
+        from machiavel.bots import bot_from_spec
+
+        super().__init__()
+        self.bot = bot_from_spec(spec, seed=seed)
+
+    def step(self, state: MachiavelState) -> int:
+        player = state.current_player()
+        return state.encoding.encode(self.bot.choose(state.machiavel.seat(player)))
+
+    def restart_at(self, state: MachiavelState) -> None:
+        """Nothing to do: the bot reads the seat it is given at every move."""
+
+    def inform_action(self, state: MachiavelState, player: int, action: int) -> None:
+        """Nothing to do: the next seat shows what was played."""
