@@ -78,6 +78,10 @@ def _game_class(game_id: str) -> type[pyspiel.Game]:
             seed = int(params.get("seed", 0))
             setup = spec.make_setup(players, seed % SEED_RANGE, None)  # a clear error if bad
             self.machiavel_setup = setup
+            # Every initial state is a copy of this one: OpenSpiel asks for initial states
+            # often (its observation calls make one), and a copy skips the deal.
+            self.initial = game(game_id).state_from_setup(setup)
+            self.initial_views: dict[int | None, dict[str, Any]] = {}  # shared, as they are
             self.actions = ActionSpace(game_id, players)
             self.observer = Observer(game_id, players)
             info = pyspiel.GameInfo(
@@ -92,7 +96,7 @@ def _game_class(game_id: str) -> type[pyspiel.Game]:
             super().__init__(_game_type(game_id), info, {"players": players, "seed": seed})
 
         def new_initial_state(self) -> MachiavelState:
-            return MachiavelState(self, game(game_id).state_from_setup(self.machiavel_setup))
+            return MachiavelState(self, self.initial.clone(), self.initial_views)
 
         def make_py_observer(
             self,
@@ -111,11 +115,23 @@ def _game_class(game_id: str) -> type[pyspiel.Game]:
 class MachiavelState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no types
     """A machiavel state behind pyspiel's State interface."""
 
-    def __init__(self, spiel_game: Any, state: State) -> None:
+    def __init__(
+        self, spiel_game: Any, state: State, views: dict[int | None, dict[str, Any]] | None = None
+    ) -> None:
         super().__init__(spiel_game)
         self.machiavel = state
         self.encoding: ActionSpace = spiel_game.actions
         self.own_actions: list[list[int]] = [[] for _ in range(state.players)]
+        # Views of this very position (shared by every copy of the same initial state):
+        # replaced, never changed in place, by the next action.
+        self._views: dict[int | None, dict[str, Any]] = {} if views is None else views
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        """``view(player)`` of the machiavel state, built once per action."""
+        seen = self._views.get(player)
+        if seen is None:
+            seen = self._views[player] = self.machiavel.view(player)
+        return seen
 
     def current_player(self) -> int:
         if self.machiavel.is_over:
@@ -125,12 +141,13 @@ class MachiavelState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no t
     def _legal_actions(self, player: int) -> list[int]:
         if player not in self.machiavel.to_move:
             return []
-        return sorted(self.encoding.encode(a) for a in self.machiavel.legal_list(player))
+        return sorted(self.encoding.encode_all(self.machiavel.legal_list(player)))
 
     def _apply_action(self, action: int) -> None:
         player = self.machiavel.to_move[0]
         self.machiavel.apply(player, self.encoding.decode(action))
         self.own_actions[player].append(int(action))
+        self._views = {}
 
     def _action_to_string(self, player: int, action: int) -> str:
         return f"player {player}: {self.encoding.decode(action)}"
@@ -155,7 +172,7 @@ class MachiavelState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no t
         return other
 
     def __str__(self) -> str:
-        return json.dumps(self.machiavel.view(None), sort_keys=True)
+        return json.dumps(self.view(None), sort_keys=True)
 
 
 class ViewObserver:
@@ -169,10 +186,10 @@ class ViewObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: MachiavelState, player: int) -> None:
-        self.tensor[:] = self.observer.encode(state.machiavel.view(player))
+        self.tensor[:] = self.observer.encode(state.view(player))
 
     def string_from(self, state: MachiavelState, player: int) -> str:
-        seen: dict[str, Any] = {"view": state.machiavel.view(player)}
+        seen: dict[str, Any] = {"view": state.view(player)}
         if self.perfect_recall:
             seen["mine"] = state.own_actions[player]
         return json.dumps(seen, sort_keys=True)
