@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import machiavel
 from machiavel.core.contract import State
@@ -145,6 +147,38 @@ def test_a_resampled_world_gives_the_same_observation(
         mover = rng.choice(state.to_move)
         state.apply(mover, rng.choice(state.legal_actions(mover)))
         steps += 1
+
+
+@settings(derandomize=True, max_examples=100, deadline=None)
+@given(
+    setup=st.sampled_from(SETUPS),
+    seed=st.integers(min_value=0, max_value=2**32),
+    steps=st.integers(min_value=0, max_value=250),
+)
+def test_any_position_masks_and_observes_every_player_honestly(
+    setup: tuple[int, dict[str, bool]], seed: int, steps: int
+) -> None:
+    """A random position: each player to move's mask, everyone's observation of a world."""
+    players, options = setup
+    space, observer = (
+        ActionSpace("guildes", players, options),
+        Observer("guildes", players, options),
+    )
+    state = GAME.new(players, seed=seed, options=options)
+    rng = Rng(seed)
+    for _ in range(steps):
+        if state.is_over:
+            break
+        mover = rng.choice(state.to_move)
+        state.apply(mover, rng.choice(state.legal_actions(mover)))
+    for player in state.to_move:
+        legal = state.legal_actions(player)
+        assert int(space.mask(legal).sum()) == len(legal)
+    for player in range(players):
+        observation = observer.encode(state.view(player))
+        assert observation.min() >= 0 and observation.max() <= 1
+        world = state.resample(player, Rng(seed + player))
+        assert np.array_equal(observation, observer.encode(world.view(player)))
 
 
 def test_seats_are_rotated_to_the_viewer() -> None:

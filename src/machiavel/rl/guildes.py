@@ -142,15 +142,16 @@ class Encoding(ListedEncoding):
         self.dirty_tricks = bool(options.get("dirty_tricks", False))
         self.guilds = guilds_in_deck(players)
         super().__init__(players, options)
-        self.offsets: dict[str, tuple[int, int]] = {}
+        self.offsets: dict[str, tuple[int, int]] = {}  # field name: (offset, length)
         at = 0
         for field in FIELDS:
             self.offsets[field.name] = (at, field.length(players))
             at += field.length(players)
         self._size = at
-        deck = sum(COPIES) - sum(REMOVED[players])
+        # What counts are divided by: the most they can be with this player count.
+        self.deck = sum(COPIES) - sum(REMOVED[players])
+        # (max 1: a guild removed by G1 has slots that stay 0, never divided by 0)
         self.copies = [max(1, COPIES[g] - REMOVED[players][g]) for g in range(GUILD_COUNT)]
-        self.deck = deck
         self.dealt = DEALT[players]
         self.played = PLAYED[players]
         self.round_most = [most_votes(r, players) for r in range(ROUNDS)]
@@ -165,7 +166,8 @@ class Encoding(ListedEncoding):
         if self.dirty_tricks:
             actions += [PASS, DRAW, *self._swaps(), *self._sacrifices(), *self._exchanges()]
             seats = range(self.players)
-            actions += [f"plus {p}" for p in seats] + [f"minus {p}" for p in seats]
+            actions += [spell("plus", (p,)) for p in seats]
+            actions += [spell("minus", (p,)) for p in seats]
         return actions
 
     def _swaps(self) -> list[str]:
@@ -310,13 +312,9 @@ class Encoding(ListedEncoding):
         dealt = [self.dealt] * GUILD_COUNT
         self._guild_counts(self.slot(out, "hand"), view.get("hand", {}), dealt)
         self._guild_counts(self.slot(out, "kept"), view.get("kept", {}), dealt)
-        for name, key in (
-            ("my_choice", "my_choice"),
-            ("my_face_down", "my_face_down"),
-            ("drawn", "drawn"),
-        ):
+        for name in ("my_choice", "my_face_down", "drawn"):
             slot = self.slot(out, name)
-            for guild in view.get(key) or ():
+            for guild in view.get(name) or ():  # my_choice is null until chosen
                 slot[GUILD_INDEX[guild]] += 1 / MOST_AT_ONCE
         redistribution = view.get("redistribution")
         if redistribution is not None:
