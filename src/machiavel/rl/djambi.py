@@ -78,42 +78,50 @@ def revive_actions() -> list[str]:
 
 
 def _observation_layout() -> tuple[Layout, dict[str, Field]]:
-    seats = "seats clockwise from the viewer's (viewer first)"
+    seats = "seats: colours clockwise from the viewer's, the viewer's first"
     layout = Layout()
     add = layout.add
     fields = [
         add(
             "pieces",
             SEATS * PIECE_KINDS * SQUARES,
-            f"living pieces: for each colour ({seats}), each kind (chief, assassin, reporter, "
-            "diplomat, necromobile, militant), an 81-square plane a1, b1, .. i9",
+            f"living pieces at 81 x (6 x seat + kind) + square ({seats}; kinds: chief, "
+            "assassin, reporter, diplomat, necromobile, militant; squares: a1, b1, .. i9)",
         ),
         add("corpses", SQUARES, "1 on each square holding a corpse (corpses look alike)"),
         add("acting", SQUARES, "1 on the square of the piece whose turn is under way"),
-        add("my_colour", SEATS, "the viewer's colour: red, green, yellow, blue"),
+        add(
+            "my_colour", SEATS, "the viewer's colour: red, green, yellow, blue (a spectator: none)"
+        ),
         add(
             "controllers",
             SEATS * (SEATS + 1),
-            f"for each colour ({seats}): its controller (same order) or vassal (5th)",
+            "at 5 x seat + the seat of the colour's controller, or + 4 for a vassal (D8, D10)",
         ),
-        add("in_game", SEATS, f"1 for each colour whose Chief lives ({seats})"),
-        add("centre", SEATS + 1, "the colour holding the centre, or nobody (5th)"),
-        add("turn", SEATS + 1, "the colour of the player to move, or nobody: over (5th)"),
-        add("turn_colour", SEATS + 1, "the colour whose turn it is (D8), or none (5th)"),
+        add("in_game", SEATS, "1 for each seat whose Chief lives"),
+        add("centre", SEATS + 1, "the seat holding the centre, or 4: nobody"),
+        add("turn", SEATS + 1, "the seat of the player to move, or 4 once over"),
+        add(
+            "turn_colour", SEATS + 1, "the seat whose colour's turn it is (D8), or 4: extra or over"
+        ),
         add("extra_turn", 1, "1 in an extra turn (D9)"),
-        add("step", len(STEPS) + 1, "step: move, corpse, place, kill, exit, revive, over"),
+        add("step", len(STEPS) + 1, "the step: move, corpse, place, kill, exit, revive, over"),
         add(
             "in_hand",
             2 + SEATS * PIECE_KINDS,
-            "in hand: nothing, a corpse, else the piece a Diplomat took up (colour, kind)",
+            "0: nothing in hand, 1: a corpse, 2 + 6 x seat + kind: the piece a Diplomat took up",
         ),
-        add("kills", SEATS * KILLS_PER_REVIVAL, "each colour's kills modulo 3 (D12), one-hot"),
-        add("kill_counts", SEATS, f"each colour's kills / {ALL_PIECES}"),
-        add("revivals_due", 1, f"revivals due / {MOST_REVIVALS_DUE}"),
+        add(
+            "kills",
+            SEATS * KILLS_PER_REVIVAL,
+            "each seat's kills modulo 3 (D12), at 3 x seat + rest",
+        ),
+        add("kill_counts", SEATS, f"each seat's kills / {ALL_PIECES} (at most 1)"),
+        add("revivals_due", 1, f"revivals due now (D12) / {MOST_REVIVALS_DUE}"),
         add("quiet", 1, "quiet_turns / quiet_turn_limit (D11)"),
         add("quiet_limit", 1, f"quiet_turn_limit / ({MOST_QUIET_ROUNDS} x 4)"),
-        add("options", 3, "1 for reporter=scandal, inherited_turns=book, aggressivity"),
-        add("winners", SEATS, "once over: 1 for each winner"),
+        add("options", 3, "1 for reporter=scandal, for inherited_turns=book, for aggressivity"),
+        add("winners", SEATS, "once over: 1 for each winning seat"),
     ]
     return layout, {field.name: field for field in fields}
 

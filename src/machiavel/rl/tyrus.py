@@ -39,43 +39,60 @@ PLACES = 2 * TILES_PER_ELECTION  # tiles placed in an election: 0..5 before the 
 
 
 def _observation_layout() -> tuple[Layout, dict[str, Field]]:
-    tiles = f"{len(TILES)} tiles S1..S10, M1..M10, P1..P10"
-    buildings = "buildings mine (citadel, market, temple), then the rival's"
+    tiles = "tiles S1..S10, M1..M10, P1..P10"
+    sides = "side 0: the viewer, 1: the rival"
+    pair = "the viewer's, the rival's"
     layout = Layout()
     add = layout.add
     fields = [
         add("hand", len(TILES), f"1 for each tile in the viewer's hand ({tiles})"),
-        add("my_placed", 6 * len(TILES), f"the viewer's tiles standing in each of 6 {buildings}"),
         add(
-            "hidden_placed", 6, f"tiles the viewer cannot see in each building / {MOST_IN_BUILDING}"
+            "my_placed",
+            6 * len(TILES),
+            "the viewer's tiles standing in the buildings, at 30 x building + tile; buildings: "
+            "the viewer's citadel, market, temple, then the rival's",
         ),
-        add("rival_revealed", len(TILES), "rival's tiles shown by the tallies the view holds"),
-        add("my_revealed", len(TILES), "viewer's tiles shown by the tallies the view holds"),
+        add(
+            "hidden_placed",
+            6,
+            "face-down tiles the viewer cannot see (the rival's) in each building "
+            f"/ {MOST_IN_BUILDING}",
+        ),
+        add("rival_revealed", len(TILES), "the rival's tiles shown by the tallies the view holds"),
+        add("my_revealed", len(TILES), "the viewer's tiles shown by the tallies the view holds"),
         add("tally_kind", len(KINDS), "latest tally: its kind (citadel, market, temple)"),
         add("tally_election", ELECTIONS, "latest tally: its election (1-9)"),
-        add("tally_scores", 2, f"latest tally: scores mine, rival / {TOP_SCORE}"),
-        add("tally_winner", 3, "latest tally: won by me, by the rival, null"),
+        add("tally_scores", 2, f"latest tally: the scores, {pair} / {TOP_SCORE}"),
+        add("tally_winner", 3, "latest tally: won by the viewer, by the rival, null"),
         add(
             "tally_tiles",
             4 * len(TILES),
-            "latest tally's tiles: in my building mine, rival's; in the rival's mine, rival's",
+            f"latest tally's tiles at 30 x (2 x building's side + placer's side) + tile ({sides})",
         ),
         add("election", ELECTIONS, "the election being held (1-9)"),
-        add("election_kind", len(KINDS), "its kind"),
+        add("election_kind", len(KINDS), "its kind: citadel, market, temple"),
         add("placed", PLACES, "tiles placed in it so far (0-5)"),
-        add("i_begin_election", 1, "1 if the viewer placed (places) first in this election"),
+        add("i_begin_election", 1, "1 if the viewer places first in this election"),
         add("i_begin_odd", 1, "1 if the viewer is the first player (T2: odd elections)"),
         add("my_turn", 1, "1 if the viewer is to move"),
         add("cards_remaining", len(KINDS), "election cards left of each kind / 3"),
-        add("card_kinds", ELECTIONS * len(KINDS), "kind of each election's card, once turned"),
-        add("card_winners", ELECTIONS * 3, "each election held: won by me, the rival, null"),
-        add("elections_won", 2, f"elections won, mine, rival's / {WINS_TO_WIN}"),
-        add("hand_counts", 2, f"tiles in hand, mine, rival's / {OPENING_HAND}"),
-        add("reserve_counts", 2, f"tiles in reserve / {RESERVE}"),
-        add("discard_counts", 2, f"tiles discarded / {MOST_PLACED}"),
+        add(
+            "card_kinds",
+            ELECTIONS * len(KINDS),
+            "election k's card once turned, at 3 x (k-1) + kind",
+        ),
+        add(
+            "card_winners",
+            ELECTIONS * 3,
+            "election k once held, at 3 x (k-1) + result (viewer won, rival won, null)",
+        ),
+        add("elections_won", 2, f"elections won, {pair} / {WINS_TO_WIN}"),
+        add("hand_counts", 2, f"tiles in hand, {pair} / {OPENING_HAND}"),
+        add("reserve_counts", 2, f"tiles in reserve, {pair} / {RESERVE}"),
+        add("discard_counts", 2, f"tiles discarded, {pair} / {MOST_PLACED}"),
         add("memory_mode", 1, "1 with option memory_mode (T9)"),
         add("is_over", 1, "1 once the game is over"),
-        add("winners", 2, "once over: 1 for each winner, me, rival"),
+        add("winners", 2, "once over: 1 for each winner (the viewer, the rival)"),
         add("rival_final_hand", len(TILES), "once over: the rival's tiles left in hand"),
     ]
     return layout, {field.name: field for field in fields}
