@@ -41,6 +41,24 @@ def test_every_number_decodes_and_encodes_back(options: dict[str, Any], n: int, 
     check_numbering(space)
 
 
+def test_the_ranges_are_those_docs_rl_gives() -> None:
+    space = ActionSpace("djambi", 4, {"reporter": "scandal", "aggressivity": True})
+    assert [space.decode(i) for i in (0, MOVES - 1, MOVES, MOVES + 80)] == [
+        "a1-b1",
+        "i9-h9",
+        "corpse a1",
+        "corpse i9",
+    ]
+    assert space.decode(MOVES + SQUARES) == "place a1"
+    assert space.decode(MOVES + 2 * SQUARES) == "kill a1"
+    assert [space.decode(i) for i in (BASE - 1, BASE, BASE + 1)] == [
+        "pass",
+        "scandal",
+        "revive a1 b1",
+    ]
+    assert space.decode(space.n - 1) == "revive i9 i4"
+
+
 def test_options_add_actions_at_the_end_only() -> None:
     plain = ActionSpace("djambi", 4)
     full = ActionSpace("djambi", 4, {"reporter": "scandal", "aggressivity": True})

@@ -1,4 +1,4 @@
-"""Tyrus's research encoding: 180 numbered placements, a 533-number observation."""
+"""Tyrus's research encoding: 180 numbered placements, a 534-number observation."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def test_every_number_decodes_and_encodes_back(options: dict[str, bool]) -> None
 def test_random_games_encode_and_observe(options: dict[str, bool]) -> None:
     space = ActionSpace("tyrus", 2, options)
     observer = Observer("tyrus", 2, options)
-    assert observer.shape == (533,)
+    assert observer.shape == (534,)
     for seed in range(GAMES):
         first: list[np.ndarray] = []
         last: list[np.ndarray] = []

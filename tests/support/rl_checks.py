@@ -5,6 +5,7 @@ Games are played with a seeded ``Rng``: a failure is the same on every run.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from machiavel.core.rng import Rng
 from machiavel.rl import ActionSpace, Observer
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rl.md"
+FIELD_ROW = re.compile(r"\| \d+ \| \d+ \| `")
 
 
 def check_numbering(space: ActionSpace) -> None:
@@ -89,9 +91,10 @@ def check_refusals(game_id: str, players: int, other_game: str, other_players: i
 
 
 def check_documented(title: str, rows: list[str]) -> None:
-    """docs/rl.md's section ``## <title>`` shows the layout's table row for row."""
+    """docs/rl.md's section ``## <title>`` shows the layout's table, row for row, and no other
+    field row (``| offset | length | `name` | meaning |``)."""
     text = DOCS.read_text(encoding="utf-8")
     assert f"\n## {title}\n" in text
     section = text.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
-    for row in rows:
-        assert row in section, f"docs/rl.md, section {title}, lacks the row {row}"
+    shown = [line for line in section.splitlines() if FIELD_ROW.match(line)]
+    assert shown == rows, f"docs/rl.md, section {title}: the field table is not the layout's"

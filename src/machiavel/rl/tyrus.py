@@ -1,4 +1,4 @@
-"""Tyrus for the research adapters: 180 numbered placements and a 533-number observation.
+"""Tyrus for the research adapters: 180 numbered placements and a 534-number observation.
 
 Actions are numbered tile by tile (S1..S10, M1..M10, P1..P10), each with the six buildings
 in the engine's order (``citadel, market, temple, rival-citadel, rival-market,
@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from machiavel.core.contract import JsonDict
 from machiavel.games.tyrus.rules import (
-    BUILDINGS,
+    ACTIONS_OF_TILE,
     ELECTIONS,
     KINDS,
     OPENING_HAND,
@@ -35,7 +35,9 @@ MOST_IN_BUILDING = TILES_PER_ELECTION * (ELECTIONS - 2)
 MOST_PLACED = TILES_PER_ELECTION * ELECTIONS  # every tile a player ever places
 # The highest tally score: every tile of the elected profession, 1 + 2 + ... + 10.
 TOP_SCORE = sum(range(1, 11))
-PLACES = 2 * TILES_PER_ELECTION  # tiles placed in an election: 0..5 before the tally
+# Tiles placed in the election: 0-5 while it is held, 6 once the game has ended with it
+# (the engine keeps the count of the last election).
+PLACES = 2 * TILES_PER_ELECTION + 1
 
 
 def _observation_layout() -> tuple[Layout, dict[str, Field]]:
@@ -71,7 +73,7 @@ def _observation_layout() -> tuple[Layout, dict[str, Field]]:
         ),
         add("election", ELECTIONS, "the election being held (1-9)"),
         add("election_kind", len(KINDS), "its kind: citadel, market, temple"),
-        add("placed", PLACES, "tiles placed in it so far (0-5)"),
+        add("placed", PLACES, "tiles placed in it so far (0-5; 6 once the game is over)"),
         add("i_begin_election", 1, "1 if the viewer places first in this election"),
         add("i_begin_odd", 1, "1 if the viewer is the first player (T2: odd elections)"),
         add("my_turn", 1, "1 if the viewer is to move"),
@@ -107,7 +109,7 @@ class Encoding(ListedEncoding):
     version: ClassVar[int] = 1
 
     def every_action(self) -> Sequence[str]:
-        return [f"{tile} {building}" for tile in TILES for building in BUILDINGS]
+        return [action for tile in TILES for action in ACTIONS_OF_TILE[tile]]
 
     @property
     def observation_size(self) -> int:
