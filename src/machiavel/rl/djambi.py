@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from machiavel.core.contract import JsonDict
+from machiavel.games.djambi import Djambi
 from machiavel.games.djambi.board import (
     ALL_PIECES,
     BLOCK_RINGS,
@@ -50,10 +51,19 @@ from machiavel.rl.layout import Field, Layout, fill, fraction, many_hot, one_hot
 SEATS = len(COLOURS)
 PIECE_KINDS = len(KINDS)
 STEPS = tuple(dict.fromkeys(STEP_NAMES))  # move, corpse, place, kill, exit, revive
-MOST_QUIET_ROUNDS = 200  # the option's maximum (Djambi's option_specs)
 # A scandal kills at most the 8 neighbours of the Reporter: with a kill or two counted
 # before, that owes at most 3 revivals at once (D12).
 MOST_REVIVALS_DUE = 3
+
+
+def _option_maximum(name: str) -> int:
+    """The largest value Djambi's option ``name`` accepts."""
+    maximum = next(o.maximum for o in Djambi.option_specs if o.name == name)
+    assert maximum is not None, f"Djambi's option {name} has no maximum"
+    return maximum
+
+
+MOST_QUIET_ROUNDS = _option_maximum("quiet_rounds")
 
 
 def move_actions() -> list[str]:

@@ -15,6 +15,7 @@ from typing import ClassVar
 from machiavel.core.contract import JsonDict
 from machiavel.games.tyrus.rules import (
     ACTIONS_OF_TILE,
+    DECK,
     ELECTIONS,
     KINDS,
     OPENING_HAND,
@@ -29,6 +30,7 @@ from machiavel.rl.layout import Field, Layout, fill, fraction, many_hot, one_hot
 PLAYERS = 2
 SIDES = ("mine", "rival")
 RESERVE = len(TILES) - OPENING_HAND
+CARDS_OF_KIND = DECK.count(KINDS[0])  # T3: the deck holds as many cards of each kind
 # A building keeps its tiles until an election of its kind: at most the six elections of
 # other kinds and the one of its own kind, 3 tiles of each player an election.
 MOST_IN_BUILDING = TILES_PER_ELECTION * (ELECTIONS - 2)
@@ -77,7 +79,7 @@ def _observation_layout() -> tuple[Layout, dict[str, Field]]:
         add("i_begin_election", 1, "1 if the viewer places first in this election"),
         add("i_begin_odd", 1, "1 if the viewer is the first player (T2: odd elections)"),
         add("my_turn", 1, "1 if the viewer is to move"),
-        add("cards_remaining", len(KINDS), "election cards left of each kind / 3"),
+        add("cards_remaining", len(KINDS), f"election cards left of each kind / {CARDS_OF_KIND}"),
         add(
             "card_kinds",
             ELECTIONS * len(KINDS),
@@ -192,7 +194,7 @@ def _observe_election(view: JsonDict, me: int, out: Vector) -> None:
     out[FIELDS["i_begin_odd"].offset] = float(view["first_player"] == me)
     out[FIELDS["my_turn"].offset] = float(me in view["to_move"])
     remaining = view["cards_remaining"]
-    fill(out, FIELDS["cards_remaining"], [fraction(remaining[k], 3) for k in KINDS])
+    fill(out, FIELDS["cards_remaining"], [fraction(remaining[k], CARDS_OF_KIND) for k in KINDS])
 
 
 def _observe_history(view: JsonDict, me: int, out: Vector) -> None:
