@@ -121,7 +121,7 @@ def test_the_kinds_come_in_the_documented_order() -> None:
         "refuse",
         "pass",
         "keep",
-    ]  # fmt: skip  (each kind in one block)
+    ]  # each kind in one block
     assert Counter(verbs)["move"] == 104_664
 
 
@@ -239,6 +239,8 @@ def test_clear_errors() -> None:
     for number in (-1, actions.n):
         with pytest.raises(ValueError, match="action numbers go from 0"):
             actions.decode(number)
+    with pytest.raises(ValueError, match="a whole number"):
+        actions.decode(1.5)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="expected a view of tyros"):
         observer(3).encode(machiavel.game("tyrus").new(2, seed=1).view(0))
     with pytest.raises(ValueError, match="for 3 players, the view for 4"):

@@ -9,6 +9,7 @@ are most of them) from the map, the card kinds and the engine's limits, in the o
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -47,6 +48,7 @@ from machiavel.rl.encoding import ListedEncoding, Vector
 
 TILES = range(1, TILE_COUNT + 1)  # terrain tiles are the numbered cells
 CELLS = [cell_token(cell) for cell in range(CELL_COUNT)]  # "tyros", "1" .. "32"
+CELL_INDEX = {token: cell for cell, token in enumerate(CELLS)}
 NODES = BOARD.node_token  # where a ship stands: cells, and "16e"/"16w" for Italy
 ITALY = next(cell for cell, nodes in enumerate(BOARD.cell_nodes) if len(nodes) > 1)
 PHASES = ("expand", "actions", "offer", "keep", "over")
@@ -59,7 +61,7 @@ MAX_MAJORITY_POINTS = len(COLOURS) * BONUS_POINTS
 MAX_POINTS = MAX_CITY_POINTS + MAX_SHIP_POINTS + MAX_MAJORITY_POINTS + BONUS_POINTS
 # The largest empire holds at most all cities and ships, and one majority.
 MAX_LARGEST_EMPIRE_POINTS = MAX_CITY_POINTS + MAX_SHIP_POINTS + BONUS_POINTS
-ROUNDS_SEEN = 16  # the round number is scaled by this and clipped (random games: < 12)
+ROUNDS_SEEN = 16  # the round number is scaled by this and clipped (random games: 5-6)
 CARD_MAXIMA = (PER_COLOUR,) * len(COLOURS) + (JOKERS,)  # how many of each kind exist
 PLAYER_NUMBERS = 13  # numbers per player before their known cards and shown tiles
 
@@ -181,9 +183,11 @@ def keep_actions() -> Iterator[str]:
         yield f"keep {vec_str(vec)}"
 
 
-def every_tyros_action(players: int) -> list[str]:
-    """Every action in the documented order (docs/rl.md, "Tyros")."""
-    return [
+@cache
+def every_tyros_action(players: int) -> tuple[str, ...]:
+    """Every action in the documented order (docs/rl.md, "Tyros"); built once per player
+    count, shared by every encoding (an action space and an observer each hold one)."""
+    return (
         *expand_actions(),
         *under_actions(),
         *move_actions(),
@@ -195,7 +199,7 @@ def every_tyros_action(players: int) -> list[str]:
         "refuse",
         "pass",
         *keep_actions(),
-    ]
+    )
 
 
 # ---- observation -----------------------------------------------------------------------
@@ -261,7 +265,7 @@ class _Writer:
             self.put(field, base + self.slot(seat), 1.0)
 
     def cards(
-        self, field: str, counts: Mapping[str, int] | None, base: int = 0, most: int = 0
+        self, field: str, counts: Mapping[str, int] | None, base: int = 0, most: int | None = None
     ) -> None:
         """Card counts by kind, each divided by ``most`` or by how many of it exist."""
         if counts:
@@ -344,9 +348,9 @@ def _board(write: _Writer) -> None:
         write.put("empires", base, empire["size"] / MARKERS_PER_COLOUR)
         write.put("empires", base + empire["rank"], 1.0)
     for cell, colour in view["markers"].items():
-        write.put("markers", CELLS.index(cell) * len(COLOURS) + COLOURS.index(colour), 1.0)
+        write.put("markers", CELL_INDEX[cell] * len(COLOURS) + COLOURS.index(colour), 1.0)
     for cell, owner in view["cities"].items():
-        write.seat("cities", owner, CELLS.index(cell) * n)
+        write.seat("cities", owner, CELL_INDEX[cell] * n)
     # A player holds at most 2 ships on a node (Y6, and in Tyros before its city).
     for ship in view["ships"]:
         node = NODE_BY_TOKEN[ship["cell"] + ship.get("coast", "")]
