@@ -194,6 +194,25 @@ def test_every_legal_action_of_a_rigged_position_encodes(players: int, seed: int
     check_legal(state)
 
 
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_ship_in_a_crowded_open_tyros_costs_up_to_2n_cards(players: int) -> None:
+    """Y6: one card per ship there counting the new one; the others hold 2 each, the
+    builder 1 (the most it may hold to build), so the dearest ship costs 2n cards."""
+    state = new(players, 1)
+    rig(state, Rng(1))
+    state.cities[TYROS] = -1
+    state.ships = [[TYROS]] + [[TYROS, TYROS] for _ in range(players - 1)]
+    state.hands[0] = [5, 5, 5, 5, 4]
+    state._legal_cache.clear()
+    check_legal(state)
+    dearest = max(
+        action.count(",") + 1
+        for action in state.legal_actions(0)
+        if action.startswith("ship tyros pay ")
+    )
+    assert dearest == 2 * players
+
+
 # ---- observations --------------------------------------------------------------------
 @settings(max_examples=6, derandomize=True)
 @given(counts, seeds, setups)
@@ -261,3 +280,26 @@ def test_the_documented_layout_is_the_code_s() -> None:
         offsets[4] += four
     assert documented == expected
     assert offsets == OBSERVATION
+
+
+def kind(action: str) -> str:
+    """An action's row in docs/rl.md's table: its verb, and bank trades taking a card."""
+    return action.split()[0] + (" take" if " take " in action else "")
+
+
+def test_the_documented_ranges_are_the_code_s() -> None:
+    """docs/rl.md's Tyros action table: `| `verb ...` | first-last (3p) | first-last (4p) |`."""
+    section = DOCS.read_text(encoding="utf-8").split("## Tyros", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| (`.*?`) \| (\d+)-(\d+) \| (\d+)-(\d+) \|", section, re.M)
+    assert rows
+    for players, columns in ((3, (1, 2)), (4, (3, 4))):
+        actions = encoding(players).actions
+        after = 0
+        for row in rows:
+            first, last = (int(row[column]) for column in columns)
+            verbs = re.findall(r"`(\w+)", row[0])
+            kinds = {verb + (" take" if " take " in row[0] else "") for verb in verbs}
+            assert first == after
+            assert {kind(action) for action in actions[first : last + 1]} == kinds
+            after = last + 1
+        assert after == len(actions)

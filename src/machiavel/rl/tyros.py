@@ -19,7 +19,6 @@ from machiavel.games.tyros.board import BOARD, CELL_COUNT, NODE_BY_TOKEN, NODE_C
 from machiavel.games.tyros.cards import (
     CARD_NAMES,
     COLOURS,
-    JOKER,
     JOKERS,
     KINDS,
     MULTISETS,
@@ -96,7 +95,7 @@ def under_actions() -> Iterator[str]:
 
 def move_actions() -> Iterator[str]:
     """From every node to every other it has a sea route to, every canonical payment of
-    that route's cost, then the same with each card kind as a city fee (Y6)."""
+    that route's cost, each followed by the same with each card kind as a city fee (Y6)."""
     for source in range(NODE_COUNT):
         for dest in range(NODE_COUNT):
             cost = BOARD.distance[source][dest]
@@ -124,20 +123,10 @@ def city_actions() -> Iterator[str]:
 
 
 def city_ship_payments() -> list[str]:
-    """A ship at a city: one card of the colour (a joker without one), plus any one card
-    when a ship stands there already (Y6): every 1- and 2-card set of one colour + any."""
-    firsts = [(colour, first) for colour in range(len(COLOURS)) for first in (colour, JOKER)]
-    singles = [vec_str(pay_vec(first, 1, 0)) for _, first in firsts]
-    pairs = [
-        vec_str(_plus(pay_vec(first, 1, 0), kind)) for _, first in firsts for kind in range(KINDS)
-    ]
-    return list(dict.fromkeys(singles + pairs))
-
-
-def _plus(vec: Vec, kind: int) -> Vec:
-    counts = list(vec)
-    counts[kind] += 1
-    return (counts[0], counts[1], counts[2], counts[3], counts[4])
+    """A ship at a city: one card of the cell's colour (a joker without one), plus any one
+    card when a ship stands there already (Y6). Cells take every colour, so every single
+    card and every pair (each holds a colour or a joker to be the first card) occurs."""
+    return [vec_str(vec) for size in (1, 2) for vec in MULTISETS[size]]
 
 
 def open_tyros_payments(players: int) -> list[str]:
