@@ -168,8 +168,9 @@ def rig(state: TyrosState, rng: Rng) -> None:
         state.hands[player] = [0] * KINDS
         for _ in range(rng.below(16 if player else 25)):
             state.hands[player][deck.pop()] += 1
-    state.deck = deck[: rng.below(len(deck) + 1)]
-    state.discard = [0] * KINDS
+    cut = rng.below(len(deck) + 1)  # the rest of the cards: deck, then discard pile
+    state.deck = deck[:cut]
+    state.discard = [deck[cut:].count(card) for card in range(KINDS)]
     state.phase, state.current, state.passes, state.offers_made = "actions", 0, 0, 0
     state._refresh_to_move()
     state._legal_cache.clear()
