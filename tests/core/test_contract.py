@@ -88,3 +88,18 @@ def test_describe_speaks_the_languages_of_the_core_and_no_other() -> None:
     assert State._describe(state, 0, "S1 citadel", None, "fr") == "joueur 0 : S1 citadel"
     with pytest.raises(ValueError, match="the languages are en, fr"):
         state.describe(0, "S1 citadel", None, "de")
+
+
+def test_a_deep_copy_of_a_state_is_its_clone_and_independent() -> None:
+    """``copy.deepcopy`` (OpenSpiel copies states so) gives the clone: same state, apart."""
+    import copy
+
+    import machiavel
+
+    state = machiavel.game("guildes").new(4, seed=3)
+    twin = copy.deepcopy(state)
+    assert type(twin) is type(state) and twin.to_json() == state.to_json()
+    player = twin.to_move[0]
+    twin.apply(player, twin.legal_actions(player)[0])
+    assert twin.version == state.version + 1
+    assert state.to_json() != twin.to_json()

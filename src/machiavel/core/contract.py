@@ -363,6 +363,11 @@ class State(ABC):
         self.fields.copy(self, other)
         return other
 
+    def __deepcopy__(self: StateT, memo: dict[int, Any]) -> StateT:
+        """``copy.deepcopy`` of a state is its ``clone`` (which copies what may change and
+        shares what never does, as the game's fields declare)."""
+        return self.clone()
+
     def to_json(self) -> JsonDict:
         return {
             "format": FORMAT,

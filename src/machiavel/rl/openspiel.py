@@ -81,7 +81,7 @@ def _game_class(game_id: str) -> type[pyspiel.Game]:
             # Every initial state is a copy of this one: OpenSpiel asks for initial states
             # often (its observation calls make one), and a copy skips the deal.
             self.initial = game(game_id).state_from_setup(setup)
-            self.initial_views: dict[int | None, dict[str, Any]] = {}  # shared, as they are
+            self.initial_views = SharedViews()
             self.actions = ActionSpace(game_id, players)
             self.observer = Observer(game_id, players)
             info = pyspiel.GameInfo(
@@ -112,19 +112,24 @@ def _game_class(game_id: str) -> type[pyspiel.Game]:
     return MachiavelGame
 
 
+class SharedViews(dict[int | None, dict[str, Any]]):
+    """The views of one position, by player: copies of the position share them."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SharedViews:
+        return self
+
+
 class MachiavelState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no types
     """A machiavel state behind pyspiel's State interface."""
 
-    def __init__(
-        self, spiel_game: Any, state: State, views: dict[int | None, dict[str, Any]] | None = None
-    ) -> None:
+    def __init__(self, spiel_game: Any, state: State, views: SharedViews | None = None) -> None:
         super().__init__(spiel_game)
         self.machiavel = state
         self.encoding: ActionSpace = spiel_game.actions
         self.own_actions: list[list[int]] = [[] for _ in range(state.players)]
-        # Views of this very position (shared by every copy of the same initial state):
-        # replaced, never changed in place, by the next action.
-        self._views: dict[int | None, dict[str, Any]] = {} if views is None else views
+        # Views of this very position (shared by every copy of the same position: pyspiel's
+        # clone deep-copies each attribute): replaced, never changed in place, by an action.
+        self._views = SharedViews() if views is None else views
 
     def view(self, player: int | None) -> dict[str, Any]:
         """``view(player)`` of the machiavel state, built once per action."""
@@ -147,7 +152,7 @@ class MachiavelState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no t
         player = self.machiavel.to_move[0]
         self.machiavel.apply(player, self.encoding.decode(action))
         self.own_actions[player].append(int(action))
-        self._views = {}
+        self._views = SharedViews()
 
     def _action_to_string(self, player: int, action: int) -> str:
         return f"player {player}: {self.encoding.decode(action)}"

@@ -36,6 +36,9 @@ class ActionSpace:
         self.version = self._encoding.version
         self.n = self._encoding.size
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> ActionSpace:
+        return self  # never changes: copies of a game (OpenSpiel's clones) share it
+
     def encode(self, action: str) -> int:
         number = self._encoding.number(action) if isinstance(action, str) else None
         if number is None:
@@ -79,6 +82,9 @@ class Observer:
         self._encoding = _encoding(game_id, players, options)
         self.version = self._encoding.version
         self.shape = (self._encoding.observation_size,)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Observer:
+        return self  # never changes
 
     def encode(self, view: JsonDict) -> Vector:
         """The observation of ``view``: what ``state.view(player)`` gave, nothing else."""
