@@ -29,6 +29,7 @@ import pyspiel
 from machiavel.core.contract import State
 from machiavel.core.registry import game, games
 from machiavel.core.rng import Rng
+from machiavel.rl.encoding import Vector
 from machiavel.rl.spaces import ActionSpace, Observer
 
 # Upper bounds on the number of actions of a game, for OpenSpiel's GameInfo (no algorithm
@@ -113,7 +114,12 @@ def _game_class(game_id: str) -> type[pyspiel.Game]:
 
 
 class SharedViews(dict[int | None, dict[str, Any]]):
-    """The views of one position, by player: copies of the position share them."""
+    """The views of one position by player, and their observations: copies of the position
+    share them (OpenSpiel asks for a position's observation more than once)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.observations: dict[int, Vector] = {}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> SharedViews:
         return self
@@ -137,6 +143,13 @@ class MachiavelState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no t
         if seen is None:
             seen = self._views[player] = self.machiavel.view(player)
         return seen
+
+    def observation(self, player: int, observer: Observer) -> Vector:
+        """The observer's vector of ``view(player)``, built once per action."""
+        vector = self._views.observations.get(player)
+        if vector is None:
+            vector = self._views.observations[player] = observer.encode(self.view(player))
+        return vector
 
     def current_player(self) -> int:
         if self.machiavel.is_over:
@@ -191,7 +204,7 @@ class ViewObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: MachiavelState, player: int) -> None:
-        self.tensor[:] = self.observer.encode(state.view(player))
+        self.tensor[:] = state.observation(player, self.observer)
 
     def string_from(self, state: MachiavelState, player: int) -> str:
         seen: dict[str, Any] = {"view": state.view(player)}
