@@ -21,7 +21,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 MEASURE = """
@@ -35,6 +37,7 @@ print(json.dumps({r.game: {"games/s": r.games_per_second,
                   for r in bench_all(seconds, games)}))
 """
 FIGURES = ("games/s", "legal us", "ismcts it/s")
+T = TypeVar("T")
 Figures = dict[str, dict[str, float]]  # game -> figure -> value
 
 
@@ -74,6 +77,32 @@ def report(base: str, other: str, before: Figures, after: Figures) -> None:
             print(f"{game:8} {figure:12} {old:12.1f} {new:14.1f} {new / old:7.2f}")
 
 
+def alternate(
+    base: str,
+    against: str | None,
+    rounds: int,
+    measure_tree: Callable[[Path], T],
+) -> tuple[list[T], list[T]]:
+    """``measure_tree`` on ``base`` and on ``against`` (default: the working tree), one
+    after the other ``rounds`` times, each commit checked out in a temporary folder."""
+    with tempfile.TemporaryDirectory(prefix="machiavel-bench-") as folder:
+        base_tree = checkout(Path(folder) / "base", base)
+        other_tree = ROOT if against is None else checkout(Path(folder) / "other", against)
+        try:
+            before, after = [], []
+            for round_number in range(1, rounds + 1):
+                print(f"round {round_number}/{rounds}", file=sys.stderr)
+                before.append(measure_tree(base_tree))
+                after.append(measure_tree(other_tree))
+        finally:
+            for tree in {base_tree, other_tree} - {ROOT}:
+                subprocess.run(
+                    ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
+                    check=True,
+                )
+    return before, after
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--base", required=True, help="the older commit to compare with")
@@ -84,23 +113,12 @@ def main() -> None:
     parser.add_argument("--cpu", type=int, default=0, help="core to pin to (-1: none)")
     args = parser.parse_args()
     cpu = None if args.cpu < 0 else args.cpu
-    with tempfile.TemporaryDirectory(prefix="machiavel-bench-") as folder:
-        base_tree = checkout(Path(folder) / "base", args.base)
-        other_tree = (
-            ROOT if args.against is None else checkout(Path(folder) / "other", args.against)
-        )
-        try:
-            before, after = [], []
-            for round_number in range(1, args.rounds + 1):
-                print(f"round {round_number}/{args.rounds}", file=sys.stderr)
-                before.append(measure(base_tree, args.seconds, args.game, cpu))
-                after.append(measure(other_tree, args.seconds, args.game, cpu))
-        finally:
-            for tree in {base_tree, other_tree} - {ROOT}:
-                subprocess.run(
-                    ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
-                    check=True,
-                )
+    before, after = alternate(
+        args.base,
+        args.against,
+        args.rounds,
+        lambda tree: measure(tree, args.seconds, args.game, cpu),
+    )
     report(args.base, args.against or "working tree", medians(before), medians(after))
 
 

@@ -22,10 +22,9 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-from bench_compare import checkout  # same folder: run as a script
+from bench_compare import alternate  # same folder: run as a script
 
 ROOT = Path(__file__).resolve().parent.parent
 # Runs inside each tree: only what the contract offered at the reference commit.
@@ -102,23 +101,12 @@ def main() -> None:
     parser.add_argument("--cpu", type=int, default=0, help="core to pin to (-1: none)")
     args = parser.parse_args()
     cpu = None if args.cpu < 0 else args.cpu
-    with tempfile.TemporaryDirectory(prefix="machiavel-search-") as folder:
-        base_tree = checkout(Path(folder) / "base", args.base)
-        other_tree = (
-            ROOT if args.against is None else checkout(Path(folder) / "other", args.against)
-        )
-        try:
-            before, after = [], []
-            for round_number in range(1, args.rounds + 1):
-                print(f"round {round_number}/{args.rounds}", file=sys.stderr)
-                before.append(measure(base_tree, args.seconds, args.game, cpu))
-                after.append(measure(other_tree, args.seconds, args.game, cpu))
-        finally:
-            for tree in {base_tree, other_tree} - {ROOT}:
-                subprocess.run(
-                    ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
-                    check=True,
-                )
+    before, after = alternate(
+        args.base,
+        args.against,
+        args.rounds,
+        lambda tree: measure(tree, args.seconds, args.game, cpu),
+    )
     report(args.base, args.against or "working tree", before, after)
 
 

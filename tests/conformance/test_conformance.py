@@ -14,15 +14,8 @@ from machiavel.core.errors import IllegalAction
 from machiavel.core.narration import narrate
 from machiavel.core.playout import random_playout, random_step
 from machiavel.core.rng import Rng
+from support.setups import GAME_IDS, SETUPS
 
-SETUPS = [
-    (game_id, players)
-    for game_id in machiavel.games()
-    for players in range(
-        machiavel.game(game_id).min_players, machiavel.game(game_id).max_players + 1
-    )
-]
-GAME_IDS = list(machiavel.games())
 seeds = st.integers(min_value=0, max_value=2**48)
 
 

@@ -27,14 +27,8 @@ import machiavel
 from machiavel.bots.base import RankingBot, StatePolicy, StateRanking
 from machiavel.core.contract import Game, State
 from machiavel.core.rng import Rng
+from support.setups import SETUPS
 
-SETUPS = [
-    (game_id, players)
-    for game_id in machiavel.games()
-    for players in range(
-        machiavel.game(game_id).min_players, machiavel.game(game_id).max_players + 1
-    )
-]
 seeds = st.integers(min_value=0, max_value=2**48)
 
 

@@ -12,6 +12,7 @@ import pytest
 
 import machiavel
 from machiavel.core.contract import State
+from support.setups import GAME_IDS, SETUPS
 
 pettingzoo_test = pytest.importorskip("pettingzoo.test")
 pyspiel = pytest.importorskip("pyspiel")
@@ -22,15 +23,6 @@ from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts  # noqa: E4
 from machiavel.rl import gymnasium as machiavel_gym  # noqa: E402
 from machiavel.rl import openspiel  # noqa: E402
 from machiavel.rl import pettingzoo as machiavel_pz  # noqa: E402
-
-SETUPS = [
-    (game_id, players)
-    for game_id in machiavel.games()
-    for players in range(
-        machiavel.game(game_id).min_players, machiavel.game(game_id).max_players + 1
-    )
-]
-GAME_IDS = list(machiavel.games())
 
 
 def started(env: machiavel_pz.MachiavelEnv | machiavel_gym.SeatEnv) -> State:
