@@ -1281,7 +1281,7 @@ def _rate(conn: Connection, game_id: str, result: GameResult) -> None:
     )
 
 
-def _seats_with_bot_flag() -> Select[Any]:
+def _seats_with_bot_flag() -> Select[SeatRow, bool]:
     """Seat rows with ``bot_account``: whether the account holding each is a bot's."""
     return select(SeatRow, AccountRow.is_bot.label("bot_account")).outerjoin(
         AccountRow, SeatRow.account_id == AccountRow.id
@@ -1320,9 +1320,7 @@ def _read_game(conn: Connection, game_id: str) -> tuple[Any, list[Any], list[Any
             return None
         seats = list(
             conn.execute(
-                _seats_with_bot_flag()
-                .where(SeatRow.game_id == game_id)
-                .order_by(SeatRow.player)
+                _seats_with_bot_flag().where(SeatRow.game_id == game_id).order_by(SeatRow.player)
             ).all()
         )
         actions = list(
