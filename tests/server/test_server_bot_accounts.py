@@ -177,6 +177,14 @@ def test_a_new_token_ends_the_former_one(client: TestClient) -> None:
     assert renewed.call("GET", "/api/me").status_code == 200  # still the one that works
 
 
+def test_a_bot_ends_its_own_token(client: TestClient) -> None:
+    ada = signed_up(client, "ada")
+    randy = made_bot(ada, "Randy")
+    assert randy.call("DELETE", "/api/session").status_code == 204
+    assert randy.call("GET", "/api/me").status_code == 401
+    assert ada.call("GET", "/api/me/bots").json()["bots"][0]["name"] == "Randy"  # still there
+
+
 def test_a_token_opens_a_websocket_and_a_wrong_one_is_closed(client: TestClient) -> None:
     ada = signed_up(client, "ada")
     randy = made_bot(ada, "Randy")
