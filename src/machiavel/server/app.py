@@ -161,6 +161,7 @@ def create_app(
     _add_error_handlers(app, repository)
     _add_routes(app, service, accounts)
     _add_account_routes(app, service, accounts)
+    _add_bot_account_routes(app, accounts)
     _add_mail_routes(app, notifier)
     app.add_middleware(FastActions, service=service)
     app.add_middleware(BodyLimit, limit=max_body)
@@ -574,8 +575,6 @@ def _add_account_routes(app: FastAPI, service: GameService, accounts: Accounts) 
         """Keep the seat of a token in the signed-in account (the token keeps working)."""
         account = await _signed_in(request, accounts)
         return JSONResponse(await service.claim(game_id, body.token, account))
-
-    _add_bot_account_routes(app, accounts)
 
     @app.post(
         "/api/games/{game_id}/seats/{player}/invite",
