@@ -28,6 +28,7 @@ from support.devices import Device, signed_up
 
 Client = Callable[..., AbstractContextManager[TestClient]]
 AGAINST_MEDIUM = [{"kind": "human"}, {"kind": "bot", "level": "medium"}]
+HUMANS = {"game": "tyrus", "seats": [{"kind": "human"}, {"kind": "human"}]}
 
 
 @pytest.fixture
@@ -284,12 +285,27 @@ def test_a_bot_is_held_to_the_limits_of_every_account(client_on: Client, sqlite_
     with client_on(sqlite_url, password_cost=TEST_COST, table_limits=limits) as client:
         ada = signed_up(client, "ada")
         randy = made_bot(ada, "Randy")
-        humans = {"game": "tyrus", "seats": [{"kind": "human"}, {"kind": "human"}]}
-        assert randy.call("POST", "/api/games", humans).status_code == 201
-        refused = randy.call("POST", "/api/games", humans)
+        assert randy.call("POST", "/api/games", HUMANS).status_code == 201
+        refused = randy.call("POST", "/api/games", HUMANS)
         assert refused.status_code == 429
         assert "open tables" in refused.json()["detail"]
         assert len(lobby(client)) == 1
+
+
+def test_each_bot_token_has_its_own_write_rate(client_on: Client, sqlite_url: str) -> None:
+    """Write requests are counted by session, the bearer token included: one bot past its
+    rate does not stop another one behind the same address."""
+    limits = TableLimits(**{**TableLimits.off().__dict__, "writes_per_minute": 4})
+    with client_on(sqlite_url, password_cost=TEST_COST, table_limits=limits) as client:
+        ada = signed_up(client, "ada")  # sign-up: a write of the address
+        randy, robin = made_bot(ada, "Randy"), made_bot(ada, "Robin")  # two of ada's
+        for _ in range(4):
+            assert randy.call("POST", "/api/games", HUMANS).status_code == 201
+        refused = randy.call("POST", "/api/games", HUMANS)
+        assert refused.status_code == 429
+        assert refused.json()["detail"].startswith("too many requests that change something")
+        assert robin.call("POST", "/api/games", HUMANS).status_code == 201
+        assert len(lobby(client)) == 5
 
 
 # ---- revision 0010 --------------------------------------------------------------------
