@@ -27,7 +27,7 @@ Example, against a local server (``machiavel serve``) and its medium bots::
     python examples/external_bot.py --token TOKEN --game tyrus    # the next games
 
 Exit status: 0 once the game is over, 1 when the server refuses something (its sentence
-is printed), 2 for wrong arguments.
+is printed) or cannot be reached, 2 for wrong arguments.
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ from websockets.sync.client import ClientConnection, connect
 
 TOKEN_VARIABLE = "MACHIAVEL_BOT_TOKEN"
 TIMEOUT = 60.0  # seconds for one HTTP answer before giving up
+SERVER_RESTARTS = 1012  # the close code of a server that stops or reloads a game
 # The socket waits for the next state without a limit (the others may think for long); the
 # server pings it every 20 s, so a server gone away is noticed all the same.
 
@@ -175,16 +176,23 @@ def next_state(socket: ClientConnection) -> State:
 
 
 def play_until_over(server: Server, game_id: str, seed: int | None) -> State:
-    """Wait for each turn on the WebSocket and play it; the final state."""
+    """Wait for each turn on the WebSocket and play it; the final state. A server that
+    restarts closes its sockets with 1012: connect again, the first push catches up."""
     choose = random.Random(seed)
+    while True:
+        try:
+            return play_on_one_socket(server, game_id, choose)
+        except ConnectionClosed as closed:
+            if closed.rcvd is None or closed.rcvd.code != SERVER_RESTARTS:
+                raise closed_by_server(closed) from None
+
+
+def play_on_one_socket(server: Server, game_id: str, choose: random.Random) -> State:
     played_at = -1  # the last version the bot acted at: one action per version
     headers = server.credential_headers()
     with connect(server.websocket_url(game_id), additional_headers=headers) as socket:
         while True:
-            try:
-                state = next_state(socket)
-            except ConnectionClosed as closed:
-                raise closed_by_server(closed) from None
+            state = next_state(socket)
             if state["is_over"]:
                 return state
             if our_turn(state) and state["version"] > played_at:
@@ -194,7 +202,7 @@ def play_until_over(server: Server, game_id: str, seed: int | None) -> State:
 
 def closed_by_server(closed: ConnectionClosed) -> Refused:
     """The server closes a socket with 4000 + an HTTP status (4401 a wrong token, 4404 no
-    such table...), or 1012 when it restarts (connect again then)."""
+    such table...)."""
     code = closed.rcvd.code if closed.rcvd is not None else 1006
     reason = closed.rcvd.reason if closed.rcvd is not None else "the connection was lost"
     return Refused(code - 4000 if code >= 4000 else code, f"socket closed: {reason}")
@@ -240,6 +248,9 @@ def main(argv: list[str] | None = None) -> int:
         final = run(args)
     except Refused as refused:
         print(f"refused ({refused.status}): {refused.detail}", file=sys.stderr)
+        return 1
+    except OSError as error:  # refused connections, time-outs (urllib's errors are OSErrors)
+        print(f"the server at {args.server} cannot be reached: {error}", file=sys.stderr)
         return 1
     seat = final["player"]
     outcome = "won" if seat in final["winners"] else "did not win"
