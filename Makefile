@@ -20,8 +20,8 @@ run: $(STAMP)
 test: $(STAMP) lint typecheck jscheck unit
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests $(wildcard benchmarks) scripts
-	$(BIN)/ruff format --check src tests $(wildcard benchmarks) scripts
+	$(BIN)/ruff check src tests $(wildcard benchmarks) scripts examples
+	$(BIN)/ruff format --check src tests $(wildcard benchmarks) scripts examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

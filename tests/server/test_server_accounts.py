@@ -41,10 +41,11 @@ def test_sign_up_sets_a_session_cookie_and_me_answers(client: TestClient) -> Non
         "name": "Ada",
         "email": "ada@example.org",
         "notify": True,
+        "bot": False,
     }
     assert Device(client).call("GET", "/api/me").status_code == 401
     assert device.call("GET", "/api/session").json() == {
-        "account": {"name": "Ada", "email": "ada@example.org", "notify": True}
+        "account": {"name": "Ada", "email": "ada@example.org", "notify": True, "bot": False}
     }
     assert Device(client).call("GET", "/api/session").json() == {"account": None}
     stored = client.app.state.service.repo.session(  # type: ignore[attr-defined]
@@ -148,7 +149,12 @@ def test_patch_me_changes_email_notify_and_password(client: TestClient) -> None:
     other = Device(client)
     assert other.sign_in("Ada").status_code == 200
     answer = device.call("PATCH", "/api/me", {"email": "ada@example.org", "notify": False})
-    assert answer.json() == {"name": "Ada", "email": "ada@example.org", "notify": False}
+    assert answer.json() == {
+        "name": "Ada",
+        "email": "ada@example.org",
+        "notify": False,
+        "bot": False,
+    }
     assert device.call("PATCH", "/api/me", {"email": "nope"}).status_code == 400
     assert device.call("PATCH", "/api/me", {"email": None}).json()["email"] is None
     wrong = device.call(

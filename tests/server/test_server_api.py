@@ -209,6 +209,7 @@ def test_a_seat_gets_its_view_and_actions(client: TestClient, sqlite_url: str) -
             "claimed": False,
             "reserved": False,
             "stand_in": False,
+            "bot_account": False,
         }
 
 

@@ -27,7 +27,7 @@ from machiavel.core.rng import Rng
 
 Payload = dict[str, Any]
 STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
-SEAT_KEYS = {"player", "kind", "level", "name", "claimed", "reserved", "stand_in"}
+SEAT_KEYS = {"player", "kind", "level", "name", "claimed", "reserved", "stand_in", "bot_account"}
 LOG_KEYS = {"log": "en", "log_fr": "fr"}  # the log in each language (docs/server.md)
 # Keys of a payload about the table rather than the game's state: not the oracle's.
 TABLE_KEYS = {

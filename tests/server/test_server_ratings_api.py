@@ -222,6 +222,7 @@ def test_a_table_with_a_person_without_account_is_unrated(client: TestClient) ->
     assert client.get("/api/players/Ada").json() == {
         "name": "Ada",
         "bot": False,
+        "owner": None,
         "ratings": {},
         "recent": [],
     }

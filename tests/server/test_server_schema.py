@@ -39,6 +39,8 @@ NOTHING_TO_BREAK = {
     "DELETE /api/session",
     "GET /api/me",
     "GET /api/me/games",
+    "GET /api/me/bots",
+    "POST /api/me/bots/{name}/token",
     "GET /api/players/{name}",
 }
 CHECKS = [

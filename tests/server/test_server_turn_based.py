@@ -265,6 +265,7 @@ def test_the_host_reserves_a_free_seat_for_an_account(client: TestClient) -> Non
         "claimed": False,
         "reserved": False,
         "stand_in": False,
+        "bot_account": False,
     }
 
 

@@ -79,7 +79,7 @@ def test_the_settings_change_email_notify_and_password(
     page.goto(server.base + "/")
     name = f"Set{secrets.token_hex(3)}"
     sign_up(page, name)
-    assert get_me(page, server.base) == {"name": name, "email": None, "notify": True}
+    assert get_me(page, server.base) == {"name": name, "email": None, "notify": True, "bot": False}
 
     page.click("#account-settings summary")
     page.fill("#account-new-email", "ada@example.org")
@@ -114,7 +114,7 @@ def test_the_settings_change_email_notify_and_password(
 
     page.click("#account-remove-email")
     expect(page.locator("#account-settings-message")).to_have_text("E-mail address removed.")
-    assert get_me(page, server.base) == {"name": name, "email": None, "notify": True}
+    assert get_me(page, server.base) == {"name": name, "email": None, "notify": True, "bot": False}
     expect(page.locator("#account-new-email")).to_have_value("")
 
     # The new password is the one that signs in now.

@@ -34,6 +34,10 @@ from machiavel.server.storage import AccountRecord, NameTaken, Repository, name_
 
 COOKIE = "machiavel_session"
 SESSION_DAYS = 30
+# A bot's token is a session too, but a program cannot sign in again by itself when it
+# ends: it lasts a year, and its owner can replace it at any time (which ends the old one).
+BOT_TOKEN_DAYS = 365
+MAX_BOTS_PER_OWNER = 10
 MIN_NAME, MAX_NAME = 2, 24
 MIN_PASSWORD, MAX_PASSWORD = 8, 200
 MAX_EMAIL = 254
@@ -42,6 +46,11 @@ FAILURES_PER_NAME = 10  # failed sign-ins per account name ...
 FAILURES_PER_ADDRESS = 50  # ... and per client address ...
 FAILURE_WINDOW_MINUTES = 15  # ... in any moving window of this many minutes
 MAX_CACHED_SESSIONS = 10_000
+BOT_ACTS_WITH_TOKEN = (
+    "it acts with the token its owner was given (header 'Authorization: Bearer TOKEN'); "
+    "the owner gets a new one with POST /api/me/bots/NAME/token"
+)
+BOT_HAS_NO_PASSWORD = f"it has no password and does not sign in; {BOT_ACTS_WITH_TOKEN}"
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
@@ -215,6 +224,9 @@ class Accounts:
         key = name_key(name.strip())[:100]
         self.limits.check(key, address)
         account = await asyncio.to_thread(self.repo.account_by_key, key)
+        if account is not None and account.is_bot:
+            # Bots are shown as bots everywhere: saying so tells nothing secret.
+            raise ApiError(401, f"{account.name!r} is a bot account: {BOT_HAS_NO_PASSWORD}")
         if not await self.verify(account, password):
             self.limits.failed(key, address)
             raise ApiError(401, "wrong name or password")
@@ -235,9 +247,9 @@ class Accounts:
             await asyncio.to_thread(self.repo.update_account, account.id, password_hash=new_hash)
         return True
 
-    async def open_session(self, account_id: int) -> str:
+    async def open_session(self, account_id: int, days: int = SESSION_DAYS) -> str:
         token = new_token()
-        expires = datetime.now(UTC) + timedelta(days=SESSION_DAYS)
+        expires = datetime.now(UTC) + timedelta(days=days)
         await asyncio.to_thread(self.repo.create_session, hash_session(token), account_id, expires)
         self._remember(hash_session(token), account_id, expires)
         return token
@@ -279,11 +291,58 @@ class Accounts:
             return None
         return await asyncio.to_thread(self.repo.account_by_id, account_id)
 
+    # ---- bot accounts ---------------------------------------------------------------
+    async def create_bot(self, owner: AccountRecord, name: Any) -> tuple[AccountRecord, str]:
+        """A bot account owned by ``owner`` and its token (403 the owner is a bot itself,
+        400 a bad name, 409 a taken one, 429 the owner has the most bots allowed)."""
+        if owner.is_bot:
+            raise ApiError(403, "a bot account cannot make bots: its owner, signed in, can")
+        shown, key = account_name(name)
+        owned = await asyncio.to_thread(self.repo.bots_of, owner.id)
+        if len(owned) >= MAX_BOTS_PER_OWNER:
+            raise ApiError(
+                429,
+                f"you have {len(owned)} bot accounts, the most one may have "
+                f"({MAX_BOTS_PER_OWNER}): use one of them (a new token: POST "
+                "/api/me/bots/NAME/token)",
+            )
+        if await asyncio.to_thread(self.repo.account_by_key, key) is not None:
+            raise ApiError(409, f"the name {shown!r} is taken (names ignore case)")
+        # A password nobody knows: the column stays a real hash, and a bot never signs in.
+        unusable = await asyncio.to_thread(self.hasher.hash, new_token())
+        try:
+            bot = await asyncio.to_thread(
+                self.repo.create_account, shown, key, unusable, None, owner.id
+            )
+        except NameTaken as error:
+            raise ApiError(409, f"the name {shown!r} is taken (names ignore case)") from error
+        return bot, await self.open_session(bot.id, BOT_TOKEN_DAYS)
+
+    async def bots_of(self, owner: AccountRecord) -> list[AccountRecord]:
+        return await asyncio.to_thread(self.repo.bots_of, owner.id)
+
+    async def new_bot_token(self, owner: AccountRecord, name: str) -> tuple[AccountRecord, str]:
+        """A new token for one of ``owner``'s bots; its other tokens stop working (404 no
+        such bot of this owner)."""
+        bot = await asyncio.to_thread(self.repo.account_by_key, name_key(name.strip())[:100])
+        if bot is None or bot.owner_id != owner.id:
+            raise ApiError(404, f"you have no bot account named {name!r}")
+        self._forget_sessions(bot.id)
+        await asyncio.to_thread(self.repo.delete_sessions, account_id=bot.id)
+        return bot, await self.open_session(bot.id, BOT_TOKEN_DAYS)
+
+    def _forget_sessions(self, account_id: int, keep: str | None = None) -> None:
+        for digest in [d for d, (a, _) in self._sessions.items() if a == account_id]:
+            if digest != keep:
+                del self._sessions[digest]
+
     async def update(
         self, account: AccountRecord, session: str, changes: dict[str, Any], address: str
     ) -> AccountRecord:
         """Change e-mail, notify, password (with the old one: 403 if wrong; the account's
-        other sessions are then closed)."""
+        other sessions are then closed). A bot has neither password nor e-mail (403)."""
+        if account.is_bot and (changes.get("password") is not None or "email" in changes):
+            raise ApiError(403, f"a bot account has no password nor e-mail: {BOT_ACTS_WITH_TOKEN}")
         values: dict[str, Any] = {}
         if "email" in changes:
             values["email"] = clean_email(changes["email"])
@@ -306,9 +365,7 @@ class Accounts:
             await asyncio.to_thread(self.repo.update_account, account.id, **values)
         if "password_hash" in values:  # every other browser signs in again
             keep = hash_session(session)
-            for digest in [d for d, (a, _) in self._sessions.items() if a == account.id]:
-                if digest != keep:
-                    del self._sessions[digest]
+            self._forget_sessions(account.id, keep)
             await asyncio.to_thread(self.repo.delete_sessions, account_id=account.id, keep=keep)
         fresh = await asyncio.to_thread(self.repo.account_by_id, account.id)
         assert fresh is not None
@@ -316,4 +373,9 @@ class Accounts:
 
 
 def me(account: AccountRecord) -> JsonDict:
-    return {"name": account.name, "email": account.email, "notify": account.notify}
+    return {
+        "name": account.name,
+        "email": account.email,
+        "notify": account.notify,
+        "bot": account.is_bot,
+    }

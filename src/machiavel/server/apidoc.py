@@ -24,7 +24,8 @@ Responses = dict[int | str, dict[str, Any]]
 WHY: dict[int, str] = {
     400: "a request that breaks a rule (the detail says which), or a Content-Length that "
     "is not a number",
-    401: "not signed in, or a wrong name or password",
+    401: "not signed in, a wrong name or password, or an 'Authorization: Bearer' token that "
+    "opens no account",
     403: "a token or account that does not give this right, or a cross-site request with "
     "the session cookie",
     404: "no such game, table or player",
@@ -54,14 +55,16 @@ def write_refusals(*statuses: int) -> Responses:
     return refusals(429, *statuses)
 
 
-GAME_ROUTE = (403, 404, 410, 422)  # a table named in the path, a token or the cookie
+# A table named in the path, a token, the cookie or a bearer token (401: one that opens
+# no account).
+GAME_ROUTE = (401, 403, 404, 410, 422)
 
 CATALOG = refusals()
-SESSION = refusals()
+SESSION = refusals(401)  # only for a bearer token that opens no account
 LOBBY = refusals(422)
 LEADERBOARD = refusals(404, 422)
 PLAYER = refusals(404)
-STATE = refusals(403, 404, 422)  # a read-only game is shown (200), never refused
+STATE = refusals(401, 403, 404, 422)  # a read-only game is shown (200), never refused
 REPLAY = refusals(404, 409, 410, 422)
 READ_CHAT = refusals(*GAME_ROUTE)
 ME = refusals(401)
@@ -77,7 +80,7 @@ HTML_PAGE: Responses = {
 }
 # else a page saying what was done (400 for a token that is not valid)
 UNSUBSCRIBE_LINK = {**refusals(422), **HTML_PAGE}
-CREATE = write_refusals(403, 422, 503)
+CREATE = write_refusals(401, 403, 422, 503)
 ACT = {
     **write_refusals(*GAME_ROUTE, 409, 503),
     409: {
@@ -97,6 +100,8 @@ CLAIM = write_refusals(*GAME_ROUTE, 401, 409, 503)
 REINVITE = write_refusals(*GAME_ROUTE, 409, 503)
 LEAVE = write_refusals(*GAME_ROUTE, 409, 503)
 TAKE_BACK = write_refusals(*GAME_ROUTE, 409, 503)
+MAKE_BOT = write_refusals(401, 403, 409, 422, 503)
+BOT_TOKEN = write_refusals(401, 403, 404, 503)
 UNSUBSCRIBE_ONE_CLICK = {**write_refusals(422), **HTML_PAGE}
 
 

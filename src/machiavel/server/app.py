@@ -21,6 +21,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 
+from machiavel.core.contract import JsonDict
 from machiavel.core.parsing import number_problem, read_number
 from machiavel.server import apidoc, jsontext
 from machiavel.server.accounts import (
@@ -43,6 +44,9 @@ from machiavel.server.quotas import LimitReached, TableLimits, WriteRate
 from machiavel.server.schemas import (
     AccountOut,
     ActionIn,
+    BotIn,
+    BotsOut,
+    BotTokenOut,
     ChatIn,
     ChatMessageOut,
     ChatPageOut,
@@ -78,6 +82,11 @@ DEFAULT_PUBLIC_URL = "http://127.0.0.1:8000"
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 WS_POLICY = 1008  # close code: a query value the server refuses (the reason says which)
 CROSS_SITE = "cross-site request refused: the Origin (or Referer) is not this site"
+BEARER_REFUSED = (
+    "the token in 'Authorization: Bearer' opens no account: it is wrong, expired, or was "
+    "replaced by a newer one (a bot's owner gets a new one with POST /api/me/bots/NAME/token)"
+)
+WS_UNAUTHORIZED = 4401  # close code: a bearer token that opens no account
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -152,6 +161,7 @@ def create_app(
     _add_error_handlers(app, repository)
     _add_routes(app, service, accounts)
     _add_account_routes(app, service, accounts)
+    _add_bot_account_routes(app, accounts)
     _add_mail_routes(app, notifier)
     app.add_middleware(FastActions, service=service)
     app.add_middleware(BodyLimit, limit=max_body)
@@ -249,9 +259,9 @@ class WriteLimit:
 
 
 def _writer_key(scope: Scope) -> str:
-    """A session's cookie (hashed: the key is kept in memory), else the client address."""
-    connection = HTTPConnection(scope)
-    session = connection.cookies.get(COOKIE)
+    """A session's token, bearer or cookie (hashed: the key is kept in memory), else the
+    client address."""
+    session = _session_token(HTTPConnection(scope))
     if session:
         return "session:" + hashlib.sha256(session.encode()).hexdigest()
     client = scope.get("client")
@@ -406,8 +416,18 @@ def _json_text(text: str, status: int = 200) -> Response:
 
 # ---- routes -------------------------------------------------------------------------
 # ---- sessions -----------------------------------------------------------------------
+def _bearer_token(connection: HTTPConnection) -> str | None:
+    """The session token a program sends as ``Authorization: Bearer TOKEN`` (an external
+    bot's), or None. A browser never adds this header by itself, so unlike the cookie it
+    needs no cross-site check."""
+    scheme, _, token = connection.headers.get("authorization", "").partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token else None
+
+
 def _session_token(connection: HTTPConnection) -> str | None:
-    return connection.cookies.get(COOKIE) or None
+    """The session of a request: its bearer token, else its cookie."""
+    return _bearer_token(connection) or connection.cookies.get(COOKIE) or None
 
 
 def _from_this_site(connection: HTTPConnection) -> bool:
@@ -422,10 +442,18 @@ def _check_write(request: Request) -> None:
     (its Origin, else its Referer): a page of another site cannot use the cookie."""
     if (
         request.method in ("POST", "PUT", "PATCH", "DELETE")
+        and _bearer_token(request) is None
         and _session_token(request) is not None
         and not _from_this_site(request)
     ):
         raise ApiError(403, CROSS_SITE)
+
+
+def _refuse_unknown_bearer(connection: HTTPConnection, found: object | None) -> None:
+    """A wrong cookie is a browser signed out (it goes on as a visitor); a wrong bearer
+    token is a program's mistake, refused with why rather than silently ignored."""
+    if found is None and _bearer_token(connection) is not None:
+        raise ApiError(401, BEARER_REFUSED)
 
 
 async def _account_id(request: Request, accounts: Accounts) -> int | None:
@@ -434,7 +462,9 @@ async def _account_id(request: Request, accounts: Accounts) -> int | None:
     if token is None:
         return None
     _check_write(request)
-    return await accounts.account_id(token)
+    found = await accounts.account_id(token)
+    _refuse_unknown_bearer(request, found)
+    return found
 
 
 async def _account(request: Request, accounts: Accounts) -> AccountRecord | None:
@@ -442,7 +472,9 @@ async def _account(request: Request, accounts: Accounts) -> AccountRecord | None
     if token is None:
         return None
     _check_write(request)
-    return await accounts.account(token)
+    found = await accounts.account(token)
+    _refuse_unknown_bearer(request, found)
+    return found
 
 
 async def _signed_in(request: Request, accounts: Accounts) -> AccountRecord:
@@ -484,7 +516,7 @@ def _add_account_routes(app: FastAPI, service: GameService, accounts: Accounts) 
         taken (ignoring case)."""
         refuse_foreign_origin(request)
         account, token = await accounts.sign_up(body.name, body.password, body.email)
-        await accounts.sign_out(_session_token(request))
+        await accounts.sign_out(request.cookies.get(COOKIE))  # the browser's former session
         return _with_session({"name": account.name, "email": account.email}, 201, token, request)
 
     @app.post("/api/session", response_model=AccountOut, responses=apidoc.SIGN_IN)
@@ -493,7 +525,7 @@ def _add_account_routes(app: FastAPI, service: GameService, accounts: Accounts) 
         429: too many failed sign-ins for this name or from this address."""
         refuse_foreign_origin(request)
         account, token = await accounts.sign_in(body.name, body.password, _client_address(request))
-        await accounts.sign_out(_session_token(request))
+        await accounts.sign_out(request.cookies.get(COOKIE))  # the browser's former session
         return _with_session({"name": account.name, "email": account.email}, 200, token, request)
 
     @app.delete("/api/session", status_code=204, responses=apidoc.SIGN_OUT)
@@ -564,6 +596,40 @@ def _add_account_routes(app: FastAPI, service: GameService, accounts: Accounts) 
         return JSONResponse(
             await service.reinvite(game_id, player, body.token, account, body.account)
         )
+
+
+def _add_bot_account_routes(app: FastAPI, accounts: Accounts) -> None:
+    """Bot accounts: a signed-in person makes them and gets each one's token."""
+
+    def made(bot: AccountRecord, owner: AccountRecord, token: str | None = None) -> JsonDict:
+        answer: JsonDict = {"name": bot.name, "bot": True, "owner": owner.name}
+        if token is not None:
+            answer["token"] = token
+        return answer
+
+    @app.post(
+        "/api/me/bots", status_code=201, response_model=BotTokenOut, responses=apidoc.MAKE_BOT
+    )
+    async def make_bot(body: BotIn, request: Request) -> Any:
+        """Make a bot account of yours and get its token (shown once). 403 signed in as a
+        bot; 409 the name is taken; 429 you have the most bot accounts allowed."""
+        owner = await _signed_in(request, accounts)
+        bot, token = await accounts.create_bot(owner, body.name)
+        return JSONResponse(made(bot, owner, token), status_code=201)
+
+    @app.get("/api/me/bots", response_model=BotsOut, responses=apidoc.ME)
+    async def my_bots(request: Request) -> Any:
+        """Your bot accounts, oldest first (their tokens are never shown again)."""
+        owner = await _signed_in(request, accounts)
+        return JSONResponse({"bots": [made(bot, owner) for bot in await accounts.bots_of(owner)]})
+
+    @app.post("/api/me/bots/{name}/token", response_model=BotTokenOut, responses=apidoc.BOT_TOKEN)
+    async def new_bot_token(name: str, request: Request) -> Any:
+        """A new token for one of your bots; its former token stops working at once (404
+        you have no bot of that name)."""
+        owner = await _signed_in(request, accounts)
+        bot, token = await accounts.new_bot_token(owner, name)
+        return JSONResponse(made(bot, owner, token))
 
 
 def _add_mail_routes(app: FastAPI, notifier: Notifier) -> None:
@@ -813,10 +879,15 @@ async def _open_watch(
     if not token and session is not None:
         # A page of another site must not open a socket with this site's cookie
         # (cross-site WebSocket hijacking): browsers always send Origin.
-        if websocket.headers.get("origin") is not None and not _from_this_site(websocket):
+        cookie_only = _bearer_token(websocket) is None
+        foreign = websocket.headers.get("origin") is not None and not _from_this_site(websocket)
+        if cookie_only and foreign:
             await websocket.close(code=4403, reason=CROSS_SITE[:120])
             return None
         account = await accounts.account_id(session)
+        if account is None and not cookie_only:
+            await websocket.close(code=WS_UNAUTHORIZED, reason=close_reason(BEARER_REFUSED))
+            return None
     try:
         live, connection = await service.connect(game_id, token, log_from, account)
     except Unreadable as error:  # what can be shown, then closed for good

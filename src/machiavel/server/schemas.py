@@ -195,6 +195,31 @@ class AccountOut(BaseModel):
 
 class MeOut(AccountOut):
     notify: bool
+    bot: bool = Field(False, description="an external bot's account (it acts with a token)")
+
+
+class BotIn(Strict):
+    name: StrictStr = Field(
+        description="the bot account's name: 2 to 24 letters, digits, _ - . (unique ignoring "
+        "case, among people and bots)",
+        json_schema_extra={"minLength": MIN_NAME, "maxLength": MAX_ACCOUNT_NAME},
+    )
+
+
+class BotOut(BaseModel):
+    name: str
+    bot: bool = True
+    owner: str = Field(description="the person who made it")
+
+
+class BotTokenOut(BotOut):
+    token: str = Field(
+        description="the bot's token, shown once: send it as 'Authorization: Bearer TOKEN'"
+    )
+
+
+class BotsOut(BaseModel):
+    bots: list[BotOut]
 
 
 class SessionOut(BaseModel):
@@ -272,6 +297,9 @@ class SeatOut(BaseModel):
     claimed: bool
     reserved: bool = Field(False, description="kept for an invited account, not yet taken")
     stand_in: bool = Field(False, description="a stand-in bot plays it for its absent person")
+    bot_account: bool = Field(
+        False, description="the account holding it is an external bot's (kind stays human)"
+    )
 
 
 class StateOut(BaseModel):
@@ -389,7 +417,7 @@ class LeaderboardEntryOut(BaseModel):
     name: str = Field(description="an account's name, or a bot level's (\"hard bot\")")
     rating: int = Field(description="the conservative rating shown (1500 for a new player)")
     games: int = Field(description="rated games played")
-    bot: bool
+    bot: bool = Field(description="a bot level, or an external bot's account")
 
 
 class LeaderboardOut(BaseModel):
@@ -413,7 +441,8 @@ class RecentGameOut(BaseModel):
 
 class PlayerOut(BaseModel):
     name: str
-    bot: bool
+    bot: bool = Field(description="a bot level, or an external bot's account")
+    owner: str | None = Field(None, description="who made this bot account (null: not one)")
     ratings: dict[str, GameRatingOut]
     recent: list[RecentGameOut] = Field(description="the 20 most recent rated games")
 

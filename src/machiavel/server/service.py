@@ -509,7 +509,11 @@ class GameService:
             reserved[invited.id] = player
             claimed = creator is not None and creator.id == invited.id
             records[player] = replace(
-                records[player], name=invited.name, claimed=claimed, account_id=invited.id
+                records[player],
+                name=invited.name,
+                claimed=claimed,
+                account_id=invited.id,
+                bot_account=invited.is_bot,
             )
 
     @staticmethod
@@ -522,7 +526,11 @@ class GameService:
         first = next((r for r in records if r.kind == "human" and r.account_id is None), None)
         if first is not None:
             records[first.player] = replace(
-                first, name=first.name or account.name, claimed=True, account_id=account.id
+                first,
+                name=first.name or account.name,
+                claimed=True,
+                account_id=account.id,
+                bot_account=account.is_bot,
             )
 
     async def _account_named(self, name: str, where: str) -> AccountRecord:
@@ -1070,7 +1078,12 @@ class GameService:
             fresh = new_token()
             owner = account.id if account is not None else old.account_id
             taken = replace(
-                old, name=display, token_hash=hash_token(fresh), claimed=True, account_id=owner
+                old,
+                name=display,
+                token_hash=hash_token(fresh),
+                claimed=True,
+                account_id=owner,
+                bot_account=account.is_bot if account is not None else old.bot_account,
             )
             unrate = live.record.rated and owner is None  # a person without an account
             stored = await self._store(SeatChange(live.id, taken, old.token_hash, unrate))
@@ -1153,7 +1166,11 @@ class GameService:
             if mine is not None:
                 raise ApiError(409, f"your account already holds seat {mine} of this game")
             bound = replace(
-                seat, claimed=True, account_id=account.id, name=seat.name or account.name
+                seat,
+                claimed=True,
+                account_id=account.id,
+                name=seat.name or account.name,
+                bot_account=account.is_bot,
             )
             if not await self._store(SeatChange(live.id, bound, seat.token_hash)):
                 self._drop(live)
@@ -1214,6 +1231,7 @@ class GameService:
                     renewed,
                     account_id=guest.id if guest else None,
                     name=guest.name if guest else None,
+                    bot_account=guest.is_bot if guest else False,
                 )
             if not await self._store(SeatChange(live.id, renewed, seat.token_hash)):
                 self._drop(live)
@@ -1402,7 +1420,14 @@ class GameService:
             claimed = old.claimed or old.player == player
             seats.append(
                 SeatRecord(
-                    seat, "human", None, old.name, hash_token(fresh), claimed, old.account_id
+                    seat,
+                    "human",
+                    None,
+                    old.name,
+                    hash_token(fresh),
+                    claimed,
+                    old.account_id,
+                    bot_account=old.bot_account,
                 )
             )
             tokens.append(fresh)
@@ -1640,19 +1665,23 @@ class GameService:
             raise ApiError(400, f"offset must be from 0 to {MAX_POSITION}")
         rows = await asyncio.to_thread(self.repo.leaderboard, spec.id, limit, offset)
         ids = [int(key.split(":", 1)[1]) for key, _ in rows if key.startswith("account:")]
-        names = await asyncio.to_thread(self.repo.account_names, ids)
+        accounts = await asyncio.to_thread(self.repo.accounts_by_ids, ids)
         players = []
         for key, rating in rows:
             kind, _, rest = key.partition(":")
-            name = bot_name(rest) if kind == "bot" else names.get(int(rest))
-            if name is None:
+            account = accounts.get(int(rest)) if kind == "account" else None
+            if kind == "bot":
+                name, is_bot = bot_name(rest), True
+            elif account is not None:
+                name, is_bot = account.name, account.is_bot  # an external bot's account
+            else:
                 continue
             players.append(
                 {
                     "name": name,
                     "rating": ratings.display(rating),
                     "games": rating.games,
-                    "bot": kind == "bot",
+                    "bot": is_bot,
                 }
             )
         return {"game": spec.id, "players": players}
@@ -1663,13 +1692,15 @@ class GameService:
         key: str | None = None
         shown = name
         is_bot = False
+        owner: str | None = None
         for level in LEVELS:
             if name.casefold() == bot_name(level).casefold():
                 key, shown, is_bot = ratings.bot_key(level), bot_name(level), True
         if key is None and len(name) <= 64:
             account = await asyncio.to_thread(self.repo.account_by_key, name_key(name))
             if account is not None:
-                key, shown = ratings.account_key(account.id), account.name
+                key, shown, is_bot = ratings.account_key(account.id), account.name, account.is_bot
+                owner = await self._owner_name(account)
         if key is None:
             raise ApiError(404, f"there is no player named {name!r}")
         found = await asyncio.to_thread(self.repo.ratings_of, key)
@@ -1691,12 +1722,20 @@ class GameService:
         return {
             "name": shown,
             "bot": is_bot,
+            "owner": owner,
             "ratings": {
                 game: {"rating": ratings.display(rating), "games": rating.games}
                 for game, rating in found.items()
             },
             "recent": recent,
         }
+
+    async def _owner_name(self, account: AccountRecord) -> str | None:
+        """The name of whoever made this bot account (None: not a bot account)."""
+        if account.owner_id is None:
+            return None
+        names = await asyncio.to_thread(self.repo.account_names, [account.owner_id])
+        return names.get(account.owner_id)
 
     async def replay(self, game_id: str, step: int | None) -> JsonDict:
         """A finished game at any step, everything revealed (before the end: 409)."""

@@ -81,7 +81,9 @@ class Base(DeclarativeBase):
 
 
 class AccountRow(Base):
-    """A person's (or, later, an external bot's) identity: name, password hash, e-mail."""
+    """A person's or an external bot's identity: name, password hash, e-mail. A bot
+    account (``is_bot``) belongs to the person who made it (``owner_id``, revision 0010)
+    and acts with a session token, never a password."""
 
     __tablename__ = "accounts"
 
@@ -94,6 +96,9 @@ class AccountRow(Base):
     notify: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
     is_bot: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    owner_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", name="fk_accounts_owner_id"), nullable=True, index=True
+    )
 
 
 class SessionRow(Base):
@@ -276,6 +281,9 @@ class SeatRecord:
     claimed: bool = False
     account_id: int | None = None  # never made public
     stand_in: bool = False  # a stand-in bot plays it for its absent person
+    # The account holding it is an external bot's (read from accounts.is_bot, not stored
+    # with the seat: an account never stops being a bot).
+    bot_account: bool = False
 
     def public(self) -> dict[str, Any]:
         """What anyone may know of a seat: never its token."""
@@ -288,6 +296,7 @@ class SeatRecord:
             # Kept for an invited account (its name is the seat's): not open to anyone.
             "reserved": self.account_id is not None and not self.claimed,
             "stand_in": self.stand_in,
+            "bot_account": self.bot_account,
         }
 
 
@@ -405,6 +414,7 @@ class AccountRecord:
     email: str | None = None
     notify: bool = True
     is_bot: bool = False
+    owner_id: int | None = None  # a bot account's owner
 
 
 class NameTaken(Exception):  # noqa: N818 - it names a situation
@@ -782,9 +792,15 @@ class Repository:
 
     # ---- accounts and sessions (written directly: rare, each its own transaction) -----
     def create_account(
-        self, name: str, name_key: str, password_hash: str, email: str | None
+        self,
+        name: str,
+        name_key: str,
+        password_hash: str,
+        email: str | None,
+        owner_id: int | None = None,
     ) -> AccountRecord:
-        """A new account; raises ``NameTaken`` if its name_key is taken."""
+        """A new account, a bot account of ``owner_id`` if given; raises ``NameTaken`` if
+        its name_key is taken."""
         try:
             with self.engine.begin() as conn:
                 new_id = conn.execute(
@@ -795,14 +811,24 @@ class Repository:
                         password_hash=password_hash,
                         email=email,
                         notify=True,
-                        is_bot=False,
+                        is_bot=owner_id is not None,
+                        owner_id=owner_id,
                         created_at=datetime.now(UTC),
                     )
                     .returning(AccountRow.id)
                 ).scalar_one()
         except IntegrityError as error:
             raise NameTaken(name) from error
-        return AccountRecord(new_id, name, name_key, password_hash, email)
+        is_bot = owner_id is not None
+        return AccountRecord(new_id, name, name_key, password_hash, email, True, is_bot, owner_id)
+
+    def bots_of(self, owner_id: int) -> list[AccountRecord]:
+        """The bot accounts a person owns, oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(AccountRow).where(AccountRow.owner_id == owner_id).order_by(AccountRow.id)
+            ).all()
+        return [_account(row) for row in rows]
 
     def account_by_key(self, name_key: str) -> AccountRecord | None:
         with self.engine.connect() as conn:
@@ -1255,12 +1281,19 @@ def _rate(conn: Connection, game_id: str, result: GameResult) -> None:
     )
 
 
+def _seats_with_bot_flag() -> Select[SeatRow, bool]:
+    """Seat rows with ``bot_account``: whether the account holding each is a bot's."""
+    return select(SeatRow, AccountRow.is_bot.label("bot_account")).outerjoin(
+        AccountRow, SeatRow.account_id == AccountRow.id
+    )
+
+
 def _seats_of(conn: Connection, rows: Sequence[Any]) -> dict[str, list[Any]]:
     """The seat rows of these game rows, in seat order, by game id (one query)."""
     if not rows:
         return {}
     seats = conn.execute(
-        select(SeatRow)
+        _seats_with_bot_flag()
         .where(SeatRow.game_id.in_([r.id for r in rows]))
         .order_by(SeatRow.game_id, SeatRow.player)
     ).all()
@@ -1287,7 +1320,7 @@ def _read_game(conn: Connection, game_id: str) -> tuple[Any, list[Any], list[Any
             return None
         seats = list(
             conn.execute(
-                select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.player)
+                _seats_with_bot_flag().where(SeatRow.game_id == game_id).order_by(SeatRow.player)
             ).all()
         )
         actions = list(
@@ -1332,6 +1365,7 @@ def _record(row: Any, seats: Sequence[Any]) -> GameRecord:
                 bool(s.claimed),
                 s.account_id,
                 bool(s.stand_in),
+                bool(s.bot_account),
             )
             for s in seats
         ),
@@ -1368,6 +1402,7 @@ def _account(row: Any) -> AccountRecord:
         row.email,
         bool(row.notify),
         bool(row.is_bot),
+        row.owner_id,
     )
 
 

@@ -629,7 +629,7 @@ export class GamePage {
         "li",
         { class: `seat${toMove ? " to-move" : ""}${state.winners.includes(p) ? " winner" : ""}`, "data-player": p },
         playerLabel(state.seats, p),
-        seat.kind === "bot" ? h("span", { class: "muted" }, ` (${t("bot")})`) : null,
+        seat.kind === "bot" || seat.bot_account ? h("span", { class: "muted" }, ` (${t("bot")})`) : null,
         seat.reserved ? h("span", { class: "muted reserved" }, ` (${t("invited")})`) : null,
         p === state.player ? h("span", { class: "tag" }, t("you")) : null,
         toMove ? h("span", { class: "thinking" }, t("to_move")) : null,

@@ -4,7 +4,7 @@
 import { h, s, polygon } from "./dom.js";
 import { t } from "./i18n.js";
 
-/** @typedef {{player: number, kind: string, name?: string | null, level?: string, claimed?: boolean, reserved?: boolean}} Seat */
+/** @typedef {{player: number, kind: string, name?: string | null, level?: string, claimed?: boolean, reserved?: boolean, bot_account?: boolean}} Seat */
 /** @typedef {Record<string, unknown>} Attrs */
 
 export const PLAYER_STYLES = [
