@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Make sure the services the tests use are running: PostgreSQL on 127.0.0.1:5432.
+# Make sure the services the tests use are running: PostgreSQL on 127.0.0.1:5432 and Redis
+# on 127.0.0.1:6379.
 # Where it is missing, install Debian's postgresql (as root) and start it with trust
 # authentication on the loopback address, which is how the test machines are set up.
 set -euo pipefail
 
 PG_PORT=5432
+REDIS_PORT=6379
 
 listening() {  # host port
     (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null
@@ -47,4 +49,21 @@ ensure_postgresql() {
     wait_for 127.0.0.1 "$PG_PORT" PostgreSQL
 }
 
+ensure_redis() {
+    if listening 127.0.0.1 "$REDIS_PORT"; then
+        return 0
+    fi
+    if ! command -v redis-server >/dev/null 2>&1; then
+        echo "ensure-services: installing Redis (Debian package redis-server)"
+        as_root apt-get update -qq
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+    fi
+    echo "ensure-services: starting Redis"
+    # Loopback only, nothing saved to disk: the tests make and delete their own keys.
+    redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --save "" --appendonly no --daemonize yes \
+        >/dev/null
+    wait_for 127.0.0.1 "$REDIS_PORT" Redis
+}
+
 ensure_postgresql
+ensure_redis
