@@ -10,18 +10,23 @@ tiles unless they are needed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from typing import NamedTuple
 
-from machiavel.core.contract import JsonDict, Seat
+from machiavel.core.contract import JsonDict, Seat, State
 from machiavel.core.rng import Rng, random_seed
 from machiavel.games.tyrus.rules import (
+    ALL_ACTIONS,
     BLOCKED_BY,
     ELECTED,
+    KIND_INDEX,
     KINDS,
+    TILES,
     TILES_PER_ELECTION,
     VALUE,
-    tile_profession,
-    tile_value,
+    TyrusState,
 )
 
 # A hidden opponent tile is feared at this fraction of the mean of the opponent's unseen
@@ -36,6 +41,9 @@ HIGH_TILE = 9
 
 @dataclass
 class Situation:
+    """What the player to move knows that the decision uses, read either from its view
+    (``read_situation``) or straight from a state's fields (``situation_in``)."""
+
     me: int
     kind: str
     elected: str
@@ -50,7 +58,13 @@ class Situation:
     my_left: int
     opponent_left: int
     unseen_mean: dict[str, float]
-    critical: bool
+    critical: bool  # losing this election hands the opponent the game
+    decisive: bool  # critical, or winning it gives me the game
+    remaining: frozenset[str]  # the election kinds still in the deck (public counts)
+
+    def lowest_first(self, profession: str) -> list[str]:
+        """My tiles in hand of ``profession``, lowest value first."""
+        return sorted((t for t in self.hand if t[0] == profession), key=VALUE.__getitem__)
 
     def estimated_blocks(self) -> float:
         return self.opponent_hidden_in_mine * self.unseen_mean[self.blocker] * HIDDEN_TILE_WEIGHT
@@ -67,50 +81,127 @@ class Situation:
         return self.opponent_estimate(blocks) + FUTURE_OPPONENT_THREAT * self.opponent_left
 
 
+# A building's tiles as (placer, tile) pairs; the tile is None where the view hides it.
+Placements = Sequence[tuple[int, str | None]]
+
+
+class Table(NamedTuple):
+    """The public facts and the player's own tiles a situation is read from: the same
+    whether they come from the JSON view or from the state's fields."""
+
+    me: int
+    kind: str
+    hand: list[str]
+    mine: Placements  # my building of this election's kind
+    theirs: Placements  # the opponent's building of that kind
+    placed: int  # tiles placed in this election so far
+    first_player: int  # who placed the election's first tile
+    tallies: Sequence[JsonDict]  # the tallies the player sees (T9: memory_mode hides some)
+    results: Sequence[int | None]  # each election's winner, None for a null
+    election: int
+    remaining: frozenset[str]
+
+
 def read_situation(view: JsonDict, me: int) -> Situation:
+    """The situation as the seat's JSON view shows it."""
     kind = view["election_kind"]
+    buildings = {(b["owner"], b["kind"]): b["tiles"] for b in view["buildings"]}
+
+    def placements(owner: int) -> Placements:
+        return [(t["player"], t["tile"]) for t in buildings[(owner, kind)]]
+
+    table = Table(
+        me=me,
+        kind=kind,
+        hand=list(view["hand"]),
+        mine=placements(me),
+        theirs=placements(1 - me),
+        placed=view["placed_this_election"],
+        first_player=view["election_first_player"],
+        tallies=view["tallies"],
+        results=[r["winner"] for r in view["results"]],
+        election=view["election"],
+        remaining=frozenset(k for k, n in view["cards_remaining"].items() if n > 0),
+    )
+    return situation_of(table)
+
+
+def situation_in(state: TyrusState, me: int, means: UnseenMeans | None = None) -> Situation:
+    """The situation read straight from the state's fields: only what ``me``'s view shows
+    (own tiles, where the opponent's hidden tiles lie, the visible tallies, the deck's
+    counts), as ``read_situation`` reads it from that view. ``means`` may remember the
+    unseen means from one decision to the next."""
+    kind = state.turned[-1]
+    kind_index = KIND_INDEX[kind]
+    tallies = state.tallies[-1:] if state.memory_mode else state.tallies  # T9
+    deck = state.deck
+    table = Table(
+        me=me,
+        kind=kind,
+        hand=list(state.hands[me]),
+        mine=state.buildings[me * 3 + kind_index],
+        theirs=state.buildings[(1 - me) * 3 + kind_index],
+        placed=state.placed,
+        first_player=state.election_first_player(),
+        tallies=tallies,
+        results=state.results,
+        election=len(state.turned),
+        remaining=frozenset(deck),
+    )
+    return situation_of(table, means)
+
+
+def situation_of(table: Table, means: UnseenMeans | None = None) -> Situation:
+    me, kind = table.me, table.kind
+    opponent = 1 - me
     elected = ELECTED[kind]
     blocker = BLOCKED_BY[elected]
     counter = BLOCKED_BY[blocker]
-    opponent = 1 - me
-    buildings = {(b["owner"], b["kind"]): b["tiles"] for b in view["buildings"]}
-    mine, theirs = buildings[(me, kind)], buildings[(opponent, kind)]
-
-    def own_sum(tiles: list[JsonDict], profession: str) -> int:
-        return sum(
-            tile_value(t["tile"])
-            for t in tiles
-            if t["player"] == me and tile_profession(t["tile"]) == profession
-        )
-
-    placed = view["placed_this_election"]
-    i_start = view["election_first_player"] == me
-    my_done = (placed + 1) // 2 if i_start else placed // 2
-    opponent_done = placed - my_done
+    my_votes, my_counters, hidden_in_mine = _read_building(table.mine, me, elected, counter)
+    my_blocks, _, hidden_in_theirs = _read_building(table.theirs, me, blocker, blocker)
+    my_done = (table.placed + 1) // 2 if table.first_player == me else table.placed // 2
+    opponent_done = table.placed - my_done
+    critical = _losing_is_fatal(table.results, table.election, opponent)
     return Situation(
         me=me,
         kind=kind,
         elected=elected,
         blocker=blocker,
         counter=counter,
-        hand=list(view["hand"]),
-        my_votes=own_sum(mine, elected),
-        my_counters=own_sum(mine, counter),
-        opponent_hidden_in_mine=sum(1 for t in mine if t["player"] == opponent),
-        my_blocks_in_theirs=own_sum(theirs, blocker),
-        opponent_hidden_in_theirs=sum(1 for t in theirs if t["player"] == opponent),
+        hand=table.hand,
+        my_votes=my_votes,
+        my_counters=my_counters,
+        opponent_hidden_in_mine=hidden_in_mine,
+        my_blocks_in_theirs=my_blocks,
+        opponent_hidden_in_theirs=hidden_in_theirs,
         my_left=TILES_PER_ELECTION - my_done,
         opponent_left=TILES_PER_ELECTION - opponent_done,
-        unseen_mean=_unseen_means(view, opponent),
-        critical=_losing_is_fatal(view, opponent),
+        unseen_mean=(means or _unseen_means)(table.tallies, opponent),
+        critical=critical,
+        decisive=critical or _winning_is_decisive(table.results, me),
+        remaining=table.remaining,
     )
 
 
-def _unseen_means(view: JsonDict, opponent: int) -> dict[str, float]:
+def _read_building(placed: Placements, me: int, first: str, second: str) -> tuple[int, int, int]:
+    """The values of my tiles of professions ``first`` and ``second`` in a building, and
+    how many tiles the opponent placed there (face down: only their number is known)."""
+    first_total = second_total = hidden = 0
+    for placer, tile in placed:
+        if placer != me:
+            hidden += 1
+        elif tile is not None and tile[0] == first:
+            first_total += VALUE[tile]
+        elif tile is not None and tile[0] == second:
+            second_total += VALUE[tile]
+    return first_total, second_total, hidden
+
+
+def _unseen_means(tallies: Sequence[JsonDict], opponent: int) -> dict[str, float]:
     """Mean value of the opponent's tiles of each profession not yet seen in a tally."""
     totals = {"S": 55, "M": 55, "P": 55}  # 1 + 2 + ... + 10
     counts = {"S": 10, "M": 10, "P": 10}
-    for tally in view["tallies"]:
+    for tally in tallies:
         for entry in tally["tiles"]:
             if entry["player"] == opponent:
                 tile = entry["tile"]
@@ -119,20 +210,34 @@ def _unseen_means(view: JsonDict, opponent: int) -> dict[str, float]:
     return {p: totals[p] / counts[p] if counts[p] else 0.0 for p in totals}
 
 
-def _losing_is_fatal(view: JsonDict, opponent: int) -> bool:
+class UnseenMeans:
+    """``_unseen_means``, remembered between the decisions of a search: a tally is never
+    changed once written and tallies are only appended, so the same last tally (the same
+    object) and the same number of tallies mean the same visible tallies."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[JsonDict | None, int, dict[str, float]]] = {}
+
+    def __call__(self, tallies: Sequence[JsonDict], opponent: int) -> dict[str, float]:
+        last = tallies[-1] if tallies else None
+        known = self._known.get(opponent)
+        if known is not None and known[0] is last and known[1] == len(tallies):
+            return known[2]
+        means = _unseen_means(tallies, opponent)
+        self._known[opponent] = (last, len(tallies), means)
+        return means
+
+
+def _losing_is_fatal(results: Sequence[int | None], election: int, opponent: int) -> bool:
     """Would the opponent winning this election end the game in their favour (T8)?"""
-    winners = [r["winner"] for r in view["results"]]
-    streak = len(winners) >= 2 and winners[-1] == opponent and winners[-2] == opponent
-    return bool(streak or view["elections_won"][opponent] >= 4 or view["election"] == 9)
+    streak = len(results) >= 2 and results[-1] == opponent and results[-2] == opponent
+    return streak or results.count(opponent) >= 4 or election == 9
 
 
-def _fatal_for_opponent(view: JsonDict, me: int) -> bool:
+def _winning_is_decisive(results: Sequence[int | None], me: int) -> bool:
     """Would winning this election give me the game?"""
-    winners = [r["winner"] for r in view["results"]]
-    return bool(
-        (len(winners) >= 2 and winners[-1] == me and winners[-2] == me)
-        or view["elections_won"][me] >= 4
-    )
+    streak = len(results) >= 2 and results[-1] == me and results[-2] == me
+    return streak or results.count(me) >= 4
 
 
 class TyrusHeuristicBot:
@@ -140,15 +245,26 @@ class TyrusHeuristicBot:
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = Rng(random_seed() if seed is None else seed)
+        self._means = UnseenMeans()
 
     def choose(self, seat: Seat) -> str:
         legal = seat.legal_actions()
-        view = seat.view()
-        situation = read_situation(view, seat.player)
-        decisive = situation.critical or _fatal_for_opponent(view, seat.player)
-        plan = self._contest(situation, decisive)
-        action = plan if plan is not None else self._concede(situation, view)
+        action = self._plan(read_situation(seat.view(), seat.player))
         return action if action in legal else self.rng.choice(legal)
+
+    def choose_in(self, state: State, player: int) -> str:
+        """``choose(state.seat(player))`` without building the view (search's fast path)."""
+        assert isinstance(state, TyrusState)
+        situation = situation_in(state, player, self._means)
+        action = self._plan(situation)
+        # The legal actions are every building for every tile in hand: the tile decides.
+        if ALL_ACTIONS[action][0] in situation.hand:
+            return action
+        return self.rng.choice(state.legal_list(player))
+
+    def _plan(self, situation: Situation) -> str:
+        plan = self._contest(situation, situation.decisive)
+        return plan if plan is not None else self._concede(situation)
 
     # ---- contesting -----------------------------------------------------------------
     def _contest(self, s: Situation, decisive: bool) -> str | None:
@@ -160,60 +276,78 @@ class TyrusHeuristicBot:
         target = s.opponent_ceiling() + 1 - s.my_estimate()
         if target <= 0:
             return None if not decisive else self._cheapest_guard(s)
-        votes = sorted((t for t in s.hand if t[0] == s.elected), key=tile_value)
-        blocks = sorted((t for t in s.hand if t[0] == s.blocker), key=tile_value)
-        reachable = sum(tile_value(t) for t in votes[-s.my_left :])
+        votes = s.lowest_first(s.elected)
+        reachable = sum(map(VALUE.__getitem__, votes[-s.my_left :]))
         if reachable < target:
             return None
         per_placement = target / s.my_left
         cost = min(target, reachable)
         if cost > AFFORDABLE_COST and not decisive:
             return None
-        tile = next((t for t in votes if tile_value(t) >= per_placement), votes[-1])
-        block = self._useful_block(s, blocks, per_placement)
-        if block is not None and tile_value(block) < tile_value(tile):
+        tile = next((t for t in votes if VALUE[t] >= per_placement), votes[-1])
+        block = self._useful_block(s, per_placement)
+        if block is not None and VALUE[block] < VALUE[tile]:
             return f"{block} rival-{s.kind}"
-        if tile_value(tile) >= HIGH_TILE and not decisive and per_placement < HIGH_TILE - 2:
-            lower = [t for t in votes if tile_value(t) < HIGH_TILE]
+        if VALUE[tile] >= HIGH_TILE and not decisive and per_placement < HIGH_TILE - 2:
+            lower = [t for t in votes if VALUE[t] < HIGH_TILE]
             if lower:
                 tile = lower[-1]
         return f"{tile} {s.kind}"
 
     def _counter_tile(self, s: Situation) -> str | None:
         deficit = s.estimated_blocks() - s.my_counters
-        counters = sorted((t for t in s.hand if t[0] == s.counter), key=tile_value)
+        counters = s.lowest_first(s.counter)
         if not counters or s.my_votes == 0:
             return None
-        return next((t for t in counters if tile_value(t) >= deficit), counters[-1])
+        return next((t for t in counters if VALUE[t] >= deficit), counters[-1])
 
-    def _useful_block(self, s: Situation, blocks: list[str], needed: float) -> str | None:
+    def _useful_block(self, s: Situation, needed: float) -> str | None:
         """A blocking tile in the opponent's building, when they likely have votes there."""
         if s.opponent_hidden_in_theirs == 0:
             return None
-        return next((t for t in blocks if tile_value(t) >= needed), None)
+        return next((t for t in s.lowest_first(s.blocker) if VALUE[t] >= needed), None)
 
     def _cheapest_guard(self, s: Situation) -> str | None:
         """Already ahead in a decisive election: add the smallest vote as insurance."""
-        votes = sorted((t for t in s.hand if t[0] == s.elected), key=tile_value)
+        votes = s.lowest_first(s.elected)
         return f"{votes[0]} {s.kind}" if votes and s.opponent_left > 0 else None
 
     # ---- conceding ------------------------------------------------------------------
-    def _concede(self, s: Situation, view: JsonDict) -> str:
+    def _concede(self, s: Situation) -> str:
         """Spend the lowest tile where it helps a later election (or bluffs this one)."""
-        remaining = {k for k, n in view["cards_remaining"].items() if n > 0}
-        tile = min(s.hand, key=lambda t: (tile_value(t), self._future_need(t, remaining)))
-        profession = tile_profession(tile)
-        for kind in KINDS:
-            if kind in remaining and kind != s.kind and ELECTED[kind] == profession:
-                return f"{tile} {kind}"
-        for kind in KINDS:
-            if kind in remaining and kind != s.kind and BLOCKED_BY[ELECTED[kind]] == profession:
-                return f"{tile} rival-{kind}"
+        tile = min(s.hand, key=_spending_order(s.remaining).__getitem__)
+        building = _where_it_helps_later(tile[0], s.kind, s.remaining)
+        if building is not None:
+            return f"{tile} {building}"
         if s.opponent_left > 0:
             return f"{tile} {s.kind}"  # a bluff: the opponent may spend more to be sure
         return f"{tile} rival-{s.kind}"
 
-    @staticmethod
-    def _future_need(tile: str, remaining: set[str]) -> int:
-        """How many remaining election kinds want this profession as votes."""
-        return sum(1 for kind in remaining if ELECTED[kind] == tile_profession(tile))
+
+# The two functions below depend only on a few public facts: each is worked out once per
+# combination (cached), as search concedes tens of thousands of times a second.
+
+
+@cache
+def _spending_order(remaining: frozenset[str]) -> dict[str, tuple[int, int]]:
+    """The key a concession spends tiles by: the lowest value first, then the tile whose
+    profession fewer remaining election kinds want as votes."""
+    return {tile: (VALUE[tile], _future_need(tile[0], remaining)) for tile in TILES}
+
+
+def _future_need(profession: str, remaining: frozenset[str]) -> int:
+    """How many remaining election kinds want this profession as votes."""
+    return sum(1 for kind in remaining if ELECTED[kind] == profession)
+
+
+@cache
+def _where_it_helps_later(profession: str, kind: str, remaining: frozenset[str]) -> str | None:
+    """Where a conceded tile of ``profession`` serves a later election: as votes in my own
+    building of a kind still to come, else as blocks in the rival's; None if nowhere."""
+    for later in KINDS:
+        if later in remaining and later != kind and ELECTED[later] == profession:
+            return later
+    for later in KINDS:
+        if later in remaining and later != kind and BLOCKED_BY[ELECTED[later]] == profession:
+            return f"rival-{later}"
+    return None
