@@ -10,8 +10,8 @@ tiles unless they are needed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from functools import cache
 from typing import NamedTuple
 
@@ -37,12 +37,18 @@ FUTURE_OPPONENT_THREAT = 6
 # Above this cost in tile values an ordinary election is not worth contesting.
 AFFORDABLE_COST = 22
 HIGH_TILE = 9
+# Each election kind's elected profession, the one that blocks it, the one that counters.
+ROLES = {
+    kind: (ELECTED[kind], BLOCKED_BY[ELECTED[kind]], BLOCKED_BY[BLOCKED_BY[ELECTED[kind]]])
+    for kind in KINDS
+}
 
 
 @dataclass
 class Situation:
     """What the player to move knows that the decision uses, read either from its view
-    (``read_situation``) or straight from a state's fields (``situation_in``)."""
+    (``read_situation``) or straight from a state's fields (``situation_in``), and the
+    scores it expects from that."""
 
     me: int
     kind: str
@@ -61,24 +67,25 @@ class Situation:
     critical: bool  # losing this election hands the opponent the game
     decisive: bool  # critical, or winning it gives me the game
     remaining: frozenset[str]  # the election kinds still in the deck (public counts)
+    # The expectations, worked out once from the fields above:
+    estimated_blocks: float = field(init=False)  # the opponent's hidden blocks in mine
+    my_estimate: float = field(init=False)  # my score once those blocks are counted
+    opponent_ceiling: float = field(init=False)  # the opponent's score, placements to come
+
+    def __post_init__(self) -> None:
+        weight = HIDDEN_TILE_WEIGHT
+        self.estimated_blocks = (
+            self.opponent_hidden_in_mine * self.unseen_mean[self.blocker] * weight
+        )
+        blocks = max(0.0, self.estimated_blocks - self.my_counters)
+        self.my_estimate = max(0.0, self.my_votes - blocks)
+        votes = self.opponent_hidden_in_theirs * self.unseen_mean[self.elected] * weight
+        opponent_estimate = max(0.0, votes - self.my_blocks_in_theirs)
+        self.opponent_ceiling = opponent_estimate + FUTURE_OPPONENT_THREAT * self.opponent_left
 
     def lowest_first(self, profession: str) -> list[str]:
         """My tiles in hand of ``profession``, lowest value first."""
-        return sorted((t for t in self.hand if t[0] == profession), key=VALUE.__getitem__)
-
-    def estimated_blocks(self) -> float:
-        return self.opponent_hidden_in_mine * self.unseen_mean[self.blocker] * HIDDEN_TILE_WEIGHT
-
-    def my_estimate(self, votes: int = 0, counters: int = 0) -> float:
-        blocks = max(0.0, self.estimated_blocks() - self.my_counters - counters)
-        return max(0.0, self.my_votes + votes - blocks)
-
-    def opponent_estimate(self, blocks: int = 0) -> float:
-        votes = self.opponent_hidden_in_theirs * self.unseen_mean[self.elected] * HIDDEN_TILE_WEIGHT
-        return max(0.0, votes - self.my_blocks_in_theirs - blocks)
-
-    def opponent_ceiling(self, blocks: int = 0) -> float:
-        return self.opponent_estimate(blocks) + FUTURE_OPPONENT_THREAT * self.opponent_left
+        return sorted([t for t in self.hand if t[0] == profession], key=VALUE.__getitem__)
 
 
 # A building's tiles as (placer, tile) pairs; the tile is None where the view hides it.
@@ -123,63 +130,63 @@ def read_situation(view: JsonDict, me: int) -> Situation:
         election=view["election"],
         remaining=frozenset(k for k, n in view["cards_remaining"].items() if n > 0),
     )
-    return situation_of(table)
+    return situation_of(table, _unseen_means)
 
 
-def situation_in(state: TyrusState, me: int, means: UnseenMeans | None = None) -> Situation:
+def situation_in(state: TyrusState, me: int, means: MeansOf | None = None) -> Situation:
     """The situation read straight from the state's fields: only what ``me``'s view shows
     (own tiles, where the opponent's hidden tiles lie, the visible tallies, the deck's
     counts), as ``read_situation`` reads it from that view. ``means`` may remember the
     unseen means from one decision to the next."""
     kind = state.turned[-1]
     kind_index = KIND_INDEX[kind]
-    tallies = state.tallies[-1:] if state.memory_mode else state.tallies  # T9
-    deck = state.deck
+    election = len(state.turned)
+    # T2: the first player begins the odd elections, the other player the even ones.
+    first_player = state.first_player if election % 2 else 1 - state.first_player
+    # Positional, in Table's order: search reads a situation for every decision.
     table = Table(
-        me=me,
-        kind=kind,
-        hand=list(state.hands[me]),
-        mine=state.buildings[me * 3 + kind_index],
-        theirs=state.buildings[(1 - me) * 3 + kind_index],
-        placed=state.placed,
-        first_player=state.election_first_player(),
-        tallies=tallies,
-        results=state.results,
-        election=len(state.turned),
-        remaining=frozenset(deck),
+        me,
+        kind,
+        list(state.hands[me]),
+        state.buildings[me * 3 + kind_index],
+        state.buildings[(1 - me) * 3 + kind_index],
+        state.placed,
+        first_player,
+        state.tallies[-1:] if state.memory_mode else state.tallies,  # T9
+        state.results,
+        election,
+        frozenset(state.deck),  # the kinds left, never their order
     )
-    return situation_of(table, means)
+    return situation_of(table, means or _unseen_means)
 
 
-def situation_of(table: Table, means: UnseenMeans | None = None) -> Situation:
-    me, kind = table.me, table.kind
+def situation_of(table: Table, means: MeansOf) -> Situation:
+    me, kind, placed = table.me, table.kind, table.placed
     opponent = 1 - me
-    elected = ELECTED[kind]
-    blocker = BLOCKED_BY[elected]
-    counter = BLOCKED_BY[blocker]
+    elected, blocker, counter = ROLES[kind]
     my_votes, my_counters, hidden_in_mine = _read_building(table.mine, me, elected, counter)
     my_blocks, _, hidden_in_theirs = _read_building(table.theirs, me, blocker, blocker)
-    my_done = (table.placed + 1) // 2 if table.first_player == me else table.placed // 2
-    opponent_done = table.placed - my_done
+    my_done = (placed + 1) // 2 if table.first_player == me else placed // 2
     critical = _losing_is_fatal(table.results, table.election, opponent)
+    # Positional, in Situation's order: search reads a situation for every decision.
     return Situation(
-        me=me,
-        kind=kind,
-        elected=elected,
-        blocker=blocker,
-        counter=counter,
-        hand=table.hand,
-        my_votes=my_votes,
-        my_counters=my_counters,
-        opponent_hidden_in_mine=hidden_in_mine,
-        my_blocks_in_theirs=my_blocks,
-        opponent_hidden_in_theirs=hidden_in_theirs,
-        my_left=TILES_PER_ELECTION - my_done,
-        opponent_left=TILES_PER_ELECTION - opponent_done,
-        unseen_mean=(means or _unseen_means)(table.tallies, opponent),
-        critical=critical,
-        decisive=critical or _winning_is_decisive(table.results, me),
-        remaining=table.remaining,
+        me,
+        kind,
+        elected,
+        blocker,
+        counter,
+        table.hand,
+        my_votes,
+        my_counters,
+        hidden_in_mine,
+        my_blocks,
+        hidden_in_theirs,
+        TILES_PER_ELECTION - my_done,  # my_left
+        TILES_PER_ELECTION - (placed - my_done),  # opponent_left
+        means(table.tallies, opponent),
+        critical,
+        critical or _winning_is_decisive(table.results, me),
+        table.remaining,
     )
 
 
@@ -197,34 +204,79 @@ def _read_building(placed: Placements, me: int, first: str, second: str) -> tupl
     return first_total, second_total, hidden
 
 
-def _unseen_means(tallies: Sequence[JsonDict], opponent: int) -> dict[str, float]:
-    """Mean value of the opponent's tiles of each profession not yet seen in a tally."""
-    totals = {"S": 55, "M": 55, "P": 55}  # 1 + 2 + ... + 10
-    counts = {"S": 10, "M": 10, "P": 10}
-    for tally in tallies:
+# The mean value of the opponent's unseen tiles of each profession, from the tallies seen.
+MeansOf = Callable[[Sequence[JsonDict], int], dict[str, float]]
+
+
+@dataclass
+class Unseen:
+    """The opponent's tiles of each profession not yet seen in a tally: their total value
+    and their number."""
+
+    totals: dict[str, int]
+    counts: dict[str, int]
+
+    @classmethod
+    def at_start(cls) -> Unseen:
+        return cls({"S": 55, "M": 55, "P": 55}, {"S": 10, "M": 10, "P": 10})  # 1 + ... + 10
+
+    def remove_revealed(self, tally: JsonDict, opponent: int) -> None:
         for entry in tally["tiles"]:
             if entry["player"] == opponent:
                 tile = entry["tile"]
-                totals[tile[0]] -= VALUE[tile]
-                counts[tile[0]] -= 1
-    return {p: totals[p] / counts[p] if counts[p] else 0.0 for p in totals}
+                self.totals[tile[0]] -= VALUE[tile]
+                self.counts[tile[0]] -= 1
+
+    def means(self) -> dict[str, float]:
+        totals, counts = self.totals, self.counts
+        return {p: totals[p] / counts[p] if counts[p] else 0.0 for p in totals}
+
+
+def _unseen_means(tallies: Sequence[JsonDict], opponent: int) -> dict[str, float]:
+    """Mean value of the opponent's tiles of each profession not yet seen in a tally."""
+    unseen = Unseen.at_start()
+    for tally in tallies:
+        unseen.remove_revealed(tally, opponent)
+    return unseen.means()
+
+
+@dataclass
+class _Remembered:
+    last: JsonDict | None  # the newest tally counted (the very object)
+    tallies: int  # how many tallies were counted
+    unseen: Unseen
+    means: dict[str, float]
 
 
 class UnseenMeans:
-    """``_unseen_means``, remembered between the decisions of a search: a tally is never
-    changed once written and tallies are only appended, so the same last tally (the same
-    object) and the same number of tallies mean the same visible tallies."""
+    """``_unseen_means`` for search, which asks for it at every decision: remembered for
+    each opponent, and brought up to date from the newest tally alone when one tally was
+    added since. A tally is never changed once written and tallies are only appended, so
+    the same newest tally (the same object) and number of tallies mean the same tallies."""
 
     def __init__(self) -> None:
-        self._known: dict[int, tuple[JsonDict | None, int, dict[str, float]]] = {}
+        self._known: dict[int, _Remembered] = {}
 
     def __call__(self, tallies: Sequence[JsonDict], opponent: int) -> dict[str, float]:
-        last = tallies[-1] if tallies else None
+        count = len(tallies)
+        last = tallies[-1] if count else None
         known = self._known.get(opponent)
-        if known is not None and known[0] is last and known[1] == len(tallies):
-            return known[2]
-        means = _unseen_means(tallies, opponent)
-        self._known[opponent] = (last, len(tallies), means)
+        if known is not None and known.last is last and known.tallies == count:
+            return known.means
+        if known is not None and count >= 2 and known.tallies == count - 1:
+            follows = known.last is tallies[-2]
+        else:
+            follows = False
+        if follows:
+            assert known is not None and last is not None
+            unseen = known.unseen  # the old entry is replaced below: updated in place
+            unseen.remove_revealed(last, opponent)
+        else:
+            unseen = Unseen.at_start()
+            for tally in tallies:
+                unseen.remove_revealed(tally, opponent)
+        means = unseen.means()
+        self._known[opponent] = _Remembered(last, count, unseen, means)
         return means
 
 
@@ -269,11 +321,11 @@ class TyrusHeuristicBot:
     # ---- contesting -----------------------------------------------------------------
     def _contest(self, s: Situation, decisive: bool) -> str | None:
         """The cheapest useful move towards winning this election, or None to concede."""
-        if s.estimated_blocks() > s.my_counters:
+        if s.estimated_blocks > s.my_counters:
             counter = self._counter_tile(s)
             if counter is not None:
                 return f"{counter} {s.kind}"
-        target = s.opponent_ceiling() + 1 - s.my_estimate()
+        target = s.opponent_ceiling + 1 - s.my_estimate
         if target <= 0:
             return None if not decisive else self._cheapest_guard(s)
         votes = s.lowest_first(s.elected)
@@ -295,7 +347,7 @@ class TyrusHeuristicBot:
         return f"{tile} {s.kind}"
 
     def _counter_tile(self, s: Situation) -> str | None:
-        deficit = s.estimated_blocks() - s.my_counters
+        deficit = s.estimated_blocks - s.my_counters
         counters = s.lowest_first(s.counter)
         if not counters or s.my_votes == 0:
             return None
