@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import NamedTuple
 
 from machiavel.core.contract import JsonDict, Seat, State
 from machiavel.core.rng import Rng, random_seed
@@ -21,6 +20,7 @@ from machiavel.games.tyrus.rules import (
     ALL_ACTIONS,
     BLOCKED_BY,
     ELECTED,
+    ELECTIONS,
     KIND_INDEX,
     KINDS,
     TILES,
@@ -92,23 +92,6 @@ class Situation:
 Placements = Sequence[tuple[int, str | None]]
 
 
-class Table(NamedTuple):
-    """The public facts and the player's own tiles a situation is read from: the same
-    whether they come from the JSON view or from the state's fields."""
-
-    me: int
-    kind: str
-    hand: list[str]
-    mine: Placements  # my building of this election's kind
-    theirs: Placements  # the opponent's building of that kind
-    placed: int  # tiles placed in this election so far
-    first_player: int  # who placed the election's first tile
-    tallies: Sequence[JsonDict]  # the tallies the player sees (T9: memory_mode hides some)
-    results: Sequence[int | None]  # each election's winner, None for a null
-    election: int
-    remaining: frozenset[str]
-
-
 def read_situation(view: JsonDict, me: int) -> Situation:
     """The situation as the seat's JSON view shows it."""
     kind = view["election_kind"]
@@ -117,7 +100,7 @@ def read_situation(view: JsonDict, me: int) -> Situation:
     def placements(owner: int) -> Placements:
         return [(t["player"], t["tile"]) for t in buildings[(owner, kind)]]
 
-    table = Table(
+    return situation_of(
         me=me,
         kind=kind,
         hand=list(view["hand"]),
@@ -129,8 +112,8 @@ def read_situation(view: JsonDict, me: int) -> Situation:
         results=[r["winner"] for r in view["results"]],
         election=view["election"],
         remaining=frozenset(k for k, n in view["cards_remaining"].items() if n > 0),
+        means=_unseen_means,
     )
-    return situation_of(table, _unseen_means)
 
 
 def situation_in(state: TyrusState, me: int, means: MeansOf | None = None) -> Situation:
@@ -143,8 +126,8 @@ def situation_in(state: TyrusState, me: int, means: MeansOf | None = None) -> Si
     election = len(state.turned)
     # T2: the first player begins the odd elections, the other player the even ones.
     first_player = state.first_player if election % 2 else 1 - state.first_player
-    # Positional, in Table's order: search reads a situation for every decision.
-    table = Table(
+    # Positional, in situation_of's order: search reads a situation for every decision.
+    return situation_of(
         me,
         kind,
         list(state.hands[me]),
@@ -156,18 +139,35 @@ def situation_in(state: TyrusState, me: int, means: MeansOf | None = None) -> Si
         state.results,
         election,
         frozenset(state.deck),  # the kinds left, never their order
+        means or _unseen_means,
     )
-    return situation_of(table, means or _unseen_means)
 
 
-def situation_of(table: Table, means: MeansOf) -> Situation:
-    me, kind, placed = table.me, table.kind, table.placed
+def situation_of(
+    me: int,
+    kind: str,
+    hand: list[str],
+    mine: Placements,
+    theirs: Placements,
+    placed: int,
+    first_player: int,
+    tallies: Sequence[JsonDict],
+    results: Sequence[int | None],
+    election: int,
+    remaining: frozenset[str],
+    means: MeansOf,
+) -> Situation:
+    """The situation of ``me`` from what they know: their hand; their building of this
+    election's ``kind`` (``mine``) and the opponent's (``theirs``), the opponent's tiles
+    there face down; the tiles ``placed`` in this election, begun by ``first_player``; the
+    tallies ``me`` sees (T9: memory_mode hides the older ones); each election's winner
+    (None for a null); the election's number; the kinds still in the deck."""
     opponent = 1 - me
     elected, blocker, counter = ROLES[kind]
-    my_votes, my_counters, hidden_in_mine = _read_building(table.mine, me, elected, counter)
-    my_blocks, _, hidden_in_theirs = _read_building(table.theirs, me, blocker, blocker)
-    my_done = (placed + 1) // 2 if table.first_player == me else placed // 2
-    critical = _losing_is_fatal(table.results, table.election, opponent)
+    my_votes, my_counters, hidden_in_mine = _read_building(mine, me, elected, counter)
+    my_blocks, _, hidden_in_theirs = _read_building(theirs, me, blocker, blocker)
+    my_done = (placed + 1) // 2 if first_player == me else placed // 2
+    critical, decisive = _stakes(results, election, me)
     # Positional, in Situation's order: search reads a situation for every decision.
     return Situation(
         me,
@@ -175,7 +175,7 @@ def situation_of(table: Table, means: MeansOf) -> Situation:
         elected,
         blocker,
         counter,
-        table.hand,
+        hand,
         my_votes,
         my_counters,
         hidden_in_mine,
@@ -183,10 +183,10 @@ def situation_of(table: Table, means: MeansOf) -> Situation:
         hidden_in_theirs,
         TILES_PER_ELECTION - my_done,  # my_left
         TILES_PER_ELECTION - (placed - my_done),  # opponent_left
-        means(table.tallies, opponent),
+        means(tallies, opponent),
         critical,
-        critical or _winning_is_decisive(table.results, me),
-        table.remaining,
+        decisive,
+        remaining,
     )
 
 
@@ -280,16 +280,16 @@ class UnseenMeans:
         return means
 
 
-def _losing_is_fatal(results: Sequence[int | None], election: int, opponent: int) -> bool:
-    """Would the opponent winning this election end the game in their favour (T8)?"""
-    streak = len(results) >= 2 and results[-1] == opponent and results[-2] == opponent
-    return streak or results.count(opponent) >= 4 or election == 9
-
-
-def _winning_is_decisive(results: Sequence[int | None], me: int) -> bool:
-    """Would winning this election give me the game?"""
-    streak = len(results) >= 2 and results[-1] == me and results[-2] == me
-    return streak or results.count(me) >= 4
+def _stakes(results: Sequence[int | None], election: int, me: int) -> tuple[bool, bool]:
+    """What this election decides (T8): would losing it end the game in the opponent's
+    favour (critical), and would either result end it (decisive: critical, or winning it
+    gives me the game)?"""
+    opponent = 1 - me
+    # Who has won the last two elections, if one player has.
+    streak = results[-1] if len(results) >= 2 and results[-1] == results[-2] else None
+    critical = streak == opponent or results.count(opponent) >= 4 or election == ELECTIONS
+    winning = streak == me or results.count(me) >= 4
+    return critical, critical or winning
 
 
 class TyrusHeuristicBot:
