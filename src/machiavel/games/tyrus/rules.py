@@ -387,10 +387,11 @@ class TyrusState(State):
         self._to_move = self._next_to_move()
 
     def _hold_election(self) -> None:
-        kind = self.election_kind
+        kind = self.turned[-1]
         kind_index = KIND_INDEX[kind]
-        placed = [self.buildings[kind_index], self.buildings[3 + kind_index]]
-        scores = [election_score(p, kind, placed[p]) for p in (0, 1)]
+        buildings = self.buildings
+        placed = [buildings[kind_index], buildings[3 + kind_index]]
+        scores = [election_score(0, kind, placed[0]), election_score(1, kind, placed[1])]
         winner = None if scores[0] == scores[1] else (0 if scores[0] > scores[1] else 1)  # T6
         revealed = [
             {"player": placer, "building_of": owner, "tile": tile}
@@ -399,7 +400,7 @@ class TyrusState(State):
         ]
         self.tallies.append(
             {
-                "election": self.election,
+                "election": len(self.turned),
                 "kind": kind,
                 "tiles": revealed,
                 "scores": scores,
@@ -407,18 +408,20 @@ class TyrusState(State):
             }
         )
         self.results.append(winner)
+        discards = self.discards
         for owner in (0, 1):  # T7: revealed, then discarded; the other buildings keep theirs
             for placer, tile in placed[owner]:
-                self.discards[placer].append(tile)
-            self.buildings[owner * 3 + kind_index] = []
+                discards[placer].append(tile)
+            buildings[owner * 3 + kind_index] = []
         decision = decide(self.results, self.hands)
         if decision is not None:
             self._winners = decision.winners
             return
-        for player in (0, 1):  # T7: draw 3 while the reserve lasts
+        for player in (0, 1):  # T7: draw 3 while the reserve lasts (from its end)
             reserve = self.reserves[player]
-            drawn = [reserve.pop() for _ in range(min(TILES_PER_ELECTION, len(reserve)))]
-            self.hands[player] = sort_tiles(self.hands[player] + drawn)
+            # The hand is sorted again, so the order the tiles are drawn in does not matter.
+            self.hands[player] = sort_tiles(self.hands[player] + reserve[-TILES_PER_ELECTION:])
+            del reserve[-TILES_PER_ELECTION:]
         self.turned.append(self.deck.pop())
         self.placed = 0
 
