@@ -44,7 +44,7 @@ ROLES = {
 }
 
 
-@dataclass
+@dataclass(slots=True)
 class Situation:
     """What the player to move knows that the decision uses, read either from its view
     (``read_situation``) or straight from a state's fields (``situation_in``), and the
@@ -74,10 +74,9 @@ class Situation:
 
     def __post_init__(self) -> None:
         weight = HIDDEN_TILE_WEIGHT
-        self.estimated_blocks = (
-            self.opponent_hidden_in_mine * self.unseen_mean[self.blocker] * weight
-        )
-        blocks = max(0.0, self.estimated_blocks - self.my_counters)
+        feared = self.opponent_hidden_in_mine * self.unseen_mean[self.blocker] * weight
+        self.estimated_blocks = feared
+        blocks = max(0.0, feared - self.my_counters)
         self.my_estimate = max(0.0, self.my_votes - blocks)
         votes = self.opponent_hidden_in_theirs * self.unseen_mean[self.elected] * weight
         opponent_estimate = max(0.0, votes - self.my_blocks_in_theirs)
@@ -210,25 +209,27 @@ MeansOf = Callable[[Sequence[JsonDict], int], dict[str, float]]
 
 @dataclass
 class Unseen:
-    """The opponent's tiles of each profession not yet seen in a tally: their total value
-    and their number."""
+    """Each player's tiles of each profession not yet seen in a tally: their total value
+    and their number (tallies show every tile of both players in the counted buildings)."""
 
-    totals: dict[str, int]
-    counts: dict[str, int]
+    totals: tuple[dict[str, int], dict[str, int]]
+    counts: tuple[dict[str, int], dict[str, int]]
 
     @classmethod
     def at_start(cls) -> Unseen:
-        return cls({"S": 55, "M": 55, "P": 55}, {"S": 10, "M": 10, "P": 10})  # 1 + ... + 10
+        totals = {"S": 55, "M": 55, "P": 55}  # 1 + 2 + ... + 10
+        counts = {"S": 10, "M": 10, "P": 10}
+        return cls((dict(totals), dict(totals)), (dict(counts), dict(counts)))
 
-    def remove_revealed(self, tally: JsonDict, opponent: int) -> None:
-        for entry in tally["tiles"]:
-            if entry["player"] == opponent:
-                tile = entry["tile"]
-                self.totals[tile[0]] -= VALUE[tile]
-                self.counts[tile[0]] -= 1
-
-    def means(self) -> dict[str, float]:
+    def remove_revealed(self, tally: JsonDict) -> None:
         totals, counts = self.totals, self.counts
+        for entry in tally["tiles"]:
+            player, tile = entry["player"], entry["tile"]
+            totals[player][tile[0]] -= VALUE[tile]
+            counts[player][tile[0]] -= 1
+
+    def means(self, player: int) -> dict[str, float]:
+        totals, counts = self.totals[player], self.counts[player]
         return {p: totals[p] / counts[p] if counts[p] else 0.0 for p in totals}
 
 
@@ -236,48 +237,40 @@ def _unseen_means(tallies: Sequence[JsonDict], opponent: int) -> dict[str, float
     """Mean value of the opponent's tiles of each profession not yet seen in a tally."""
     unseen = Unseen.at_start()
     for tally in tallies:
-        unseen.remove_revealed(tally, opponent)
-    return unseen.means()
-
-
-@dataclass
-class _Remembered:
-    last: JsonDict | None  # the newest tally counted (the very object)
-    tallies: int  # how many tallies were counted
-    unseen: Unseen
-    means: dict[str, float]
+        unseen.remove_revealed(tally)
+    return unseen.means(opponent)
 
 
 class UnseenMeans:
     """``_unseen_means`` for search, which asks for it at every decision: remembered for
-    each opponent, and brought up to date from the newest tally alone when one tally was
-    added since. A tally is never changed once written and tallies are only appended, so
-    the same newest tally (the same object) and number of tallies mean the same tallies."""
+    the tallies last asked about, and brought up to date from the newest tally alone when
+    one was added since. A tally is never changed once written and tallies are only
+    appended, so the same newest tally (the very object) and the same number of tallies
+    mean the same tallies."""
 
     def __init__(self) -> None:
-        self._known: dict[int, _Remembered] = {}
+        self._last: JsonDict | None = None  # the newest tally counted
+        self._count = 0  # how many tallies were counted
+        self._unseen = Unseen.at_start()
+        self._means = (self._unseen.means(0), self._unseen.means(1))
 
     def __call__(self, tallies: Sequence[JsonDict], opponent: int) -> dict[str, float]:
         count = len(tallies)
         last = tallies[-1] if count else None
-        known = self._known.get(opponent)
-        if known is not None and known.last is last and known.tallies == count:
-            return known.means
-        if known is not None and count >= 2 and known.tallies == count - 1:
-            follows = known.last is tallies[-2]
+        if last is not self._last or count != self._count:
+            self._catch_up(tallies, count)
+        return self._means[opponent]
+
+    def _catch_up(self, tallies: Sequence[JsonDict], count: int) -> None:
+        one_more = count == self._count + 1 and (count == 1 or tallies[-2] is self._last)
+        if one_more:
+            self._unseen.remove_revealed(tallies[-1])
         else:
-            follows = False
-        if follows:
-            assert known is not None and last is not None
-            unseen = known.unseen  # the old entry is replaced below: updated in place
-            unseen.remove_revealed(last, opponent)
-        else:
-            unseen = Unseen.at_start()
+            self._unseen = Unseen.at_start()
             for tally in tallies:
-                unseen.remove_revealed(tally, opponent)
-        means = unseen.means()
-        self._known[opponent] = _Remembered(last, count, unseen, means)
-        return means
+                self._unseen.remove_revealed(tally)
+        self._last, self._count = tallies[-1] if count else None, count
+        self._means = (self._unseen.means(0), self._unseen.means(1))
 
 
 def _stakes(results: Sequence[int | None], election: int, me: int) -> tuple[bool, bool]:
