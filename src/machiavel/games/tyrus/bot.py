@@ -11,7 +11,7 @@ tiles unless they are needed.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 
 from machiavel.core.contract import JsonDict, Seat, State
@@ -26,6 +26,7 @@ from machiavel.games.tyrus.rules import (
     TILES,
     TILES_PER_ELECTION,
     VALUE,
+    WINS_TO_WIN,
     TyrusState,
 )
 
@@ -67,20 +68,10 @@ class Situation:
     critical: bool  # losing this election hands the opponent the game
     decisive: bool  # critical, or winning it gives me the game
     remaining: frozenset[str]  # the election kinds still in the deck (public counts)
-    # The expectations, worked out once from the fields above:
-    estimated_blocks: float = field(init=False)  # the opponent's hidden blocks in mine
-    my_estimate: float = field(init=False)  # my score once those blocks are counted
-    opponent_ceiling: float = field(init=False)  # the opponent's score, placements to come
-
-    def __post_init__(self) -> None:
-        weight = HIDDEN_TILE_WEIGHT
-        feared = self.opponent_hidden_in_mine * self.unseen_mean[self.blocker] * weight
-        self.estimated_blocks = feared
-        blocks = max(0.0, feared - self.my_counters)
-        self.my_estimate = max(0.0, self.my_votes - blocks)
-        votes = self.opponent_hidden_in_theirs * self.unseen_mean[self.elected] * weight
-        opponent_estimate = max(0.0, votes - self.my_blocks_in_theirs)
-        self.opponent_ceiling = opponent_estimate + FUTURE_OPPONENT_THREAT * self.opponent_left
+    # What those promise, worked out once by ``situation_of`` (``expectations``):
+    estimated_blocks: float  # the opponent's hidden blocks in my building
+    my_estimate: float  # my score once those blocks are counted
+    opponent_ceiling: float  # the opponent's score, with the placements still to come
 
     def lowest_first(self, profession: str) -> list[str]:
         """My tiles in hand of ``profession``, lowest value first."""
@@ -129,7 +120,7 @@ def situation_in(state: TyrusState, me: int, means: MeansOf | None = None) -> Si
     return situation_of(
         me,
         kind,
-        list(state.hands[me]),
+        state.hands[me],  # read, never changed
         state.buildings[me * 3 + kind_index],
         state.buildings[(1 - me) * 3 + kind_index],
         state.placed,
@@ -167,6 +158,11 @@ def situation_of(
     my_blocks, _, hidden_in_theirs = _read_building(theirs, me, blocker, blocker)
     my_done = (placed + 1) // 2 if first_player == me else placed // 2
     critical, decisive = _stakes(results, election, me)
+    my_left = TILES_PER_ELECTION - my_done
+    opponent_left = TILES_PER_ELECTION - (placed - my_done)
+    unseen_mean = means(tallies, opponent)
+    feared_blocks = hidden_in_mine * unseen_mean[blocker] * HIDDEN_TILE_WEIGHT
+    feared_votes = hidden_in_theirs * unseen_mean[elected] * HIDDEN_TILE_WEIGHT
     # Positional, in Situation's order: search reads a situation for every decision.
     return Situation(
         me,
@@ -180,12 +176,15 @@ def situation_of(
         hidden_in_mine,
         my_blocks,
         hidden_in_theirs,
-        TILES_PER_ELECTION - my_done,  # my_left
-        TILES_PER_ELECTION - (placed - my_done),  # opponent_left
-        means(tallies, opponent),
+        my_left,
+        opponent_left,
+        unseen_mean,
         critical,
         decisive,
         remaining,
+        feared_blocks,
+        max(0.0, my_votes - max(0.0, feared_blocks - my_counters)),  # my_estimate
+        max(0.0, feared_votes - my_blocks) + FUTURE_OPPONENT_THREAT * opponent_left,
     )
 
 
@@ -278,10 +277,16 @@ def _stakes(results: Sequence[int | None], election: int, me: int) -> tuple[bool
     favour (critical), and would either result end it (decisive: critical, or winning it
     gives me the game)?"""
     opponent = 1 - me
+    held = len(results)
     # Who has won the last two elections, if one player has.
-    streak = results[-1] if len(results) >= 2 and results[-1] == results[-2] else None
-    critical = streak == opponent or results.count(opponent) >= 4 or election == ELECTIONS
-    winning = streak == me or results.count(me) >= 4
+    streak = results[-1] if held >= 2 and results[-1] == results[-2] else None
+    # Four wins need four elections held: most searches' elections are early ones.
+    critical = (
+        streak == opponent
+        or election == ELECTIONS
+        or (held >= WINS_TO_WIN - 1 and results.count(opponent) >= WINS_TO_WIN - 1)
+    )
+    winning = streak == me or (held >= WINS_TO_WIN - 1 and results.count(me) >= WINS_TO_WIN - 1)
     return critical, critical or winning
 
 
