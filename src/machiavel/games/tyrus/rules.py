@@ -384,7 +384,9 @@ class TyrusState(State):
         self.placed += 1
         if self.placed == 2 * TILES_PER_ELECTION:
             self._hold_election()
-        self._to_move = self._next_to_move()
+            self._to_move = self._next_to_move()
+        else:
+            self._to_move = MOVER[1 - player]  # T4: the players alternate in an election
 
     def _hold_election(self) -> None:
         kind = self.turned[-1]
