@@ -334,7 +334,7 @@ class TyrusHeuristicBot:
         cost = min(target, reachable)
         if cost > AFFORDABLE_COST and not decisive:
             return None
-        tile = next((t for t in votes if VALUE[t] >= per_placement), votes[-1])
+        tile = _first_reaching(votes, per_placement) or votes[-1]
         block = self._useful_block(s, per_placement)
         if block is not None and VALUE[block] < VALUE[tile]:
             return f"{block} rival-{s.kind}"
@@ -349,13 +349,13 @@ class TyrusHeuristicBot:
         counters = s.lowest_first(s.counter)
         if not counters or s.my_votes == 0:
             return None
-        return next((t for t in counters if VALUE[t] >= deficit), counters[-1])
+        return _first_reaching(counters, deficit) or counters[-1]
 
     def _useful_block(self, s: Situation, needed: float) -> str | None:
         """A blocking tile in the opponent's building, when they likely have votes there."""
         if s.opponent_hidden_in_theirs == 0:
             return None
-        return next((t for t in s.lowest_first(s.blocker) if VALUE[t] >= needed), None)
+        return _first_reaching(s.lowest_first(s.blocker), needed)
 
     def _cheapest_guard(self, s: Situation) -> str | None:
         """Already ahead in a decisive election: add the smallest vote as insurance."""
@@ -372,6 +372,14 @@ class TyrusHeuristicBot:
         if s.opponent_left > 0:
             return f"{tile} {s.kind}"  # a bluff: the opponent may spend more to be sure
         return f"{tile} rival-{s.kind}"
+
+
+def _first_reaching(tiles: list[str], value: float) -> str | None:
+    """The first of ``tiles`` (lowest first) worth at least ``value``, if any."""
+    for tile in tiles:
+        if VALUE[tile] >= value:
+            return tile
+    return None
 
 
 # The two functions below depend only on a few public facts: each is worked out once per
