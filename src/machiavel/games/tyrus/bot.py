@@ -68,7 +68,7 @@ class Situation:
     critical: bool  # losing this election hands the opponent the game
     decisive: bool  # critical, or winning it gives me the game
     remaining: frozenset[str]  # the election kinds still in the deck (public counts)
-    # What those promise, worked out once by ``situation_of`` (``expectations``):
+    # The scores expected from the fields above (worked out once, in ``situation_of``):
     estimated_blocks: float  # the opponent's hidden blocks in my building
     my_estimate: float  # my score once those blocks are counted
     opponent_ceiling: float  # the opponent's score, with the placements still to come
@@ -161,6 +161,7 @@ def situation_of(
     my_left = TILES_PER_ELECTION - my_done
     opponent_left = TILES_PER_ELECTION - (placed - my_done)
     unseen_mean = means(tallies, opponent)
+    # Each hidden opponent tile is feared at a fraction of the mean of its profession.
     feared_blocks = hidden_in_mine * unseen_mean[blocker] * HIDDEN_TILE_WEIGHT
     feared_votes = hidden_in_theirs * unseen_mean[elected] * HIDDEN_TILE_WEIGHT
     # Positional, in Situation's order: search reads a situation for every decision.
@@ -182,8 +183,9 @@ def situation_of(
         critical,
         decisive,
         remaining,
-        feared_blocks,
+        feared_blocks,  # estimated_blocks
         max(0.0, my_votes - max(0.0, feared_blocks - my_counters)),  # my_estimate
+        # opponent_ceiling: their hidden votes less my blocks, and what is still to come
         max(0.0, feared_votes - my_blocks) + FUTURE_OPPONENT_THREAT * opponent_left,
     )
 
