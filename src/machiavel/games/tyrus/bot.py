@@ -164,6 +164,15 @@ def situation_of(
     # Each hidden opponent tile is feared at a fraction of the mean of its profession.
     feared_blocks = hidden_in_mine * unseen_mean[blocker] * HIDDEN_TILE_WEIGHT
     feared_votes = hidden_in_theirs * unseen_mean[elected] * HIDDEN_TILE_WEIGHT
+    # Blocks and scores never go below zero (T5), nor do their estimates (written out
+    # rather than max(): search works these out for every decision).
+    blocked = feared_blocks - my_counters
+    blocked = blocked if blocked > 0.0 else 0.0
+    my_estimate = my_votes - blocked
+    my_estimate = my_estimate if my_estimate > 0.0 else 0.0
+    opponent_votes = feared_votes - my_blocks
+    opponent_votes = opponent_votes if opponent_votes > 0.0 else 0.0
+    opponent_ceiling = opponent_votes + FUTURE_OPPONENT_THREAT * opponent_left
     # Positional, in Situation's order: search reads a situation for every decision.
     return Situation(
         me,
@@ -184,9 +193,8 @@ def situation_of(
         decisive,
         remaining,
         feared_blocks,  # estimated_blocks
-        max(0.0, my_votes - max(0.0, feared_blocks - my_counters)),  # my_estimate
-        # opponent_ceiling: their hidden votes less my blocks, and what is still to come
-        max(0.0, feared_votes - my_blocks) + FUTURE_OPPONENT_THREAT * opponent_left,
+        my_estimate,
+        opponent_ceiling,
     )
 
 
