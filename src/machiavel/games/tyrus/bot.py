@@ -75,7 +75,9 @@ class Situation:
 
     def lowest_first(self, profession: str) -> list[str]:
         """My tiles in hand of ``profession``, lowest value first."""
-        return sorted([t for t in self.hand if t[0] == profession], key=VALUE.__getitem__)
+        tiles = [t for t in self.hand if t[0] == profession]
+        tiles.sort(key=VALUE.__getitem__)
+        return tiles
 
 
 # A building's tiles as (placer, tile) pairs; the tile is None where the view hides it.
