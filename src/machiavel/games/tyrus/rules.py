@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 PROFESSIONS = ("S", "M", "P")  # soldiers, merchants, priests (T1)
 PROFESSION_NAMES = {"S": "soldiers", "M": "merchants", "P": "priests"}
 KINDS = ("citadel", "market", "temple")  # T1: each player's three buildings
+KIND_INDEX = {kind: index for index, kind in enumerate(KINDS)}
 ELECTED = {"citadel": "S", "market": "M", "temple": "P"}
 # T5: merchant blocks soldier, soldier blocks priest, priest blocks merchant.
 BLOCKED_BY = {"S": "M", "P": "S", "M": "P"}
@@ -35,6 +36,7 @@ ALL_ACTIONS = {
     for index, building in enumerate(BUILDINGS)
 }
 DECK = tuple(kind for kind in KINDS for _ in range(3))  # T3: 3 cards of each kind
+MOVER = ((0,), (1,))  # to_move while player 0 or player 1 is to place a tile
 STREAK_TO_WIN = 3  # T8
 WINS_TO_WIN = 5  # T8
 
@@ -52,7 +54,7 @@ def tile_profession(tile: str) -> str:
 
 def building_index(owner: int, kind: str) -> int:
     """Buildings are numbered 0-5: player 0's citadel, market, temple, then player 1's."""
-    return owner * 3 + KINDS.index(kind)
+    return owner * 3 + KIND_INDEX[kind]
 
 
 def building_owner_kind(index: int) -> tuple[int, str]:
@@ -139,8 +141,23 @@ def count_building(owner: int, kind: str, placed: list[tuple[int, str]]) -> Coun
 
 
 def election_score(player: int, kind: str, placed: list[tuple[int, str]]) -> int:
-    """T5: ``player``'s score in their own building of ``kind``, holding ``placed`` tiles."""
-    return count_building(player, kind, placed).score
+    """T5: ``player``'s score in their own building of ``kind``, holding ``placed`` tiles:
+    ``count_building``'s score, added up directly (every tally needs it, few read the
+    count's details)."""
+    elected = ELECTED[kind]
+    blocker = BLOCKED_BY[elected]
+    counter = BLOCKED_BY[blocker]
+    votes = blocks = counters = 0
+    for placer, tile in placed:
+        profession = tile[0]
+        if placer == player:
+            if profession == elected:
+                votes += VALUE[tile]
+            elif profession == counter:
+                counters += VALUE[tile]
+        elif profession == blocker:
+            blocks += VALUE[tile]
+    return max(0, votes - max(0, blocks - counters))
 
 
 @dataclass(frozen=True)
@@ -274,8 +291,9 @@ class TyrusState(State):
     def _next_to_move(self) -> tuple[int, ...]:
         if self._winners:
             return ()
-        # T4: players alternate, starting with this election's first player.
-        return ((self.election_first_player() + self.placed) % 2,)
+        # T4: players alternate, starting with this election's first player (T2: the first
+        # player starts the odd elections, so the parity of the election number decides).
+        return MOVER[(self.first_player + len(self.turned) + 1 + self.placed) % 2]
 
     # ---- actions --------------------------------------------------------------------
     def normalize_action(self, action: str) -> str:
@@ -366,21 +384,25 @@ class TyrusState(State):
         self.placed += 1
         if self.placed == 2 * TILES_PER_ELECTION:
             self._hold_election()
-        self._to_move = self._next_to_move()
+            self._to_move = self._next_to_move()
+        else:
+            self._to_move = MOVER[1 - player]  # T4: the players alternate in an election
 
     def _hold_election(self) -> None:
-        kind = self.election_kind
-        indices = [building_index(0, kind), building_index(1, kind)]
-        scores = [election_score(p, kind, self.buildings[indices[p]]) for p in (0, 1)]
+        kind = self.turned[-1]
+        kind_index = KIND_INDEX[kind]
+        buildings = self.buildings
+        placed = [buildings[kind_index], buildings[3 + kind_index]]
+        scores = [election_score(0, kind, placed[0]), election_score(1, kind, placed[1])]
         winner = None if scores[0] == scores[1] else (0 if scores[0] > scores[1] else 1)  # T6
         revealed = [
-            {"player": owner, "building_of": building_owner_kind(index)[0], "tile": tile}
-            for index in indices
-            for owner, tile in self.buildings[index]
+            {"player": placer, "building_of": owner, "tile": tile}
+            for owner in (0, 1)
+            for placer, tile in placed[owner]
         ]
         self.tallies.append(
             {
-                "election": self.election,
+                "election": len(self.turned),
                 "kind": kind,
                 "tiles": revealed,
                 "scores": scores,
@@ -388,18 +410,20 @@ class TyrusState(State):
             }
         )
         self.results.append(winner)
-        for index in indices:  # T7: revealed, then discarded; the other buildings keep theirs
-            for owner, tile in self.buildings[index]:
-                self.discards[owner].append(tile)
-            self.buildings[index] = []
+        discards = self.discards
+        for owner in (0, 1):  # T7: revealed, then discarded; the other buildings keep theirs
+            for placer, tile in placed[owner]:
+                discards[placer].append(tile)
+            buildings[owner * 3 + kind_index] = []
         decision = decide(self.results, self.hands)
         if decision is not None:
             self._winners = decision.winners
             return
-        for player in (0, 1):  # T7: draw 3 while the reserve lasts
+        for player in (0, 1):  # T7: draw 3 while the reserve lasts (from its end)
             reserve = self.reserves[player]
-            drawn = [reserve.pop() for _ in range(min(TILES_PER_ELECTION, len(reserve)))]
-            self.hands[player] = sort_tiles(self.hands[player] + drawn)
+            # The hand is sorted again, so the order the tiles are drawn in does not matter.
+            self.hands[player] = sort_tiles(self.hands[player] + reserve[-TILES_PER_ELECTION:])
+            del reserve[-TILES_PER_ELECTION:]
         self.turned.append(self.deck.pop())
         self.placed = 0
 
