@@ -65,25 +65,30 @@ def main() -> None:
     parser.add_argument("--out", help="write PATH.json with every game")
     args = parser.parse_args()
     openspiel.register()
-    games = []
+    games: list[dict[str, Any]] = []
     for number in range(args.games):
         seed = args.seed + number
         games.append(play(args.game, seed, number % 2, args.simulations))
         points = sum(g["hard_share"] for g in games)
         print(f"game {number + 1}: hard {games[-1]['hard_share']:.1f}, total {points:.1f}")
+        if args.out:  # after every game: a stopped run keeps what it played
+            save(args, games)
     points = sum(g["hard_share"] for g in games)
     low, high = wilson_interval(points, len(games))
-    rate = points / len(games)
-    print(f"hard won {rate:.1%} of {len(games)} games (95% interval {low:.1%}-{high:.1%})")
-    if args.out:
-        summary = {
-            "game": args.game,
-            "simulations": args.simulations,
-            "games": games,
-            "hard_win_rate": rate,
-            "ci95": [low, high],
-        }
-        Path(f"{args.out}.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
+    print(f"hard won {points / len(games):.1%} of {len(games)} games (95% {low:.1%}-{high:.1%})")
+
+
+def save(args: argparse.Namespace, games: list[dict[str, Any]]) -> None:
+    points = sum(g["hard_share"] for g in games)
+    low, high = wilson_interval(points, len(games))
+    summary = {
+        "game": args.game,
+        "simulations": args.simulations,
+        "hard_win_rate": points / len(games),
+        "ci95": [low, high],
+        "games": games,
+    }
+    Path(f"{args.out}.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
 
 
 if __name__ == "__main__":
