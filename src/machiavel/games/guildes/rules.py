@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from machiavel.core.contract import JsonDict, Setup, State
-from machiavel.core.fields import DERIVED_LIST, LIST, RNG, ROWS, SETTING, SHARED, StateFields
+from machiavel.core.fields import LIST, RNG, ROWS, SETTING, SHARED, StateFields
 from machiavel.core.rng import Rng
 from machiavel.games.guildes import actions as act
 from machiavel.games.guildes.count import count_details, count_votes
@@ -120,9 +120,6 @@ class GuildesState(State):
         records=LIST,
         scores_=LIST,
         counts_log=LIST,
-        # Each count guild by guild (count.count_details), for the views: derived from
-        # counts_log, so not saved; an entry is never changed once written.
-        count_details=DERIVED_LIST,
         trick_log=LIST,
         tricks=LIST,
         prev_tricks=LIST,
@@ -149,7 +146,6 @@ class GuildesState(State):
         self.discard = zeros()
         self.scores_: list[float] = [0] * n
         self.counts_log: list[JsonDict] = []
-        self.count_details: list[JsonDict] = []
         self.records: list[JsonDict] = []
         self.trick_log: list[JsonDict] = []
         self.tricks: list[int] = [-1] * n
@@ -541,9 +537,6 @@ class GuildesState(State):
         self.counts_log.append(
             {"round": self.round + 1, "tableaux": [named(t) for t in counted], "votes": votes}
         )
-        self.count_details.append(
-            {"ties_ignored": ignore_ties, **count_details(self.round, counted, ignore_ties)}
-        )
         self.records.append(self._round_record())
         self.prev_tricks = list(self.tricks)
         self.modifiers = []
@@ -552,6 +545,16 @@ class GuildesState(State):
             self.waiting = ()
         else:
             self._begin_round()
+
+    def count_detail(self, index: int) -> JsonDict:
+        """Count ``index`` of ``counts_log`` guild by guild (``count.count_details``), for
+        people to read: worked out when asked, since search holds thousands of counts
+        nobody reads."""
+        entry = self.counts_log[index]
+        round_index = entry["round"] - 1
+        counted = [[row.get(name, 0) for name in GUILD_NAMES] for row in entry["tableaux"]]
+        ignore_ties = self.events_on and self.event_order[round_index] == TIES_IGNORED
+        return {"ties_ignored": ignore_ties, **count_details(round_index, counted, ignore_ties)}
 
     def _round_record(self) -> JsonDict:
         """What a finished round leaves for ``resample`` to know what each player saw."""
