@@ -16,10 +16,9 @@ def share_places(cards: Sequence[int], places: Sequence[int]) -> list[int]:
     ``i .. i+n-1`` that exist (floor of the sum over ``n``); the next group reaches ``i+n``.
     """
     votes = [0] * len(cards)
-    ranked = sorted((c for c in set(cards) if c > 0), reverse=True)
-    place = 0
-    for count in ranked:
-        if place >= len(places):
+    place, last = 0, len(places)
+    for count in sorted(set(cards), reverse=True):
+        if count <= 0 or place >= last:
             break
         group = [player for player, c in enumerate(cards) if c == count]
         share = sum(places[place : place + len(group)]) // len(group)
@@ -57,12 +56,10 @@ def count_votes(
     ``tableaux[p][g]`` is how many cards of guild ``g`` player ``p`` has, as counted.
     """
     totals = [0] * len(tableaux)
-    for guild in range(GUILD_COUNT):
-        cards = [tableau[guild] for tableau in tableaux]
-        if not any(cards):
-            continue
-        for player, votes in enumerate(guild_votes(round_index, guild, cards, ignore_ties)):
-            totals[player] += votes
+    for guild, cards in enumerate(zip(*tableaux, strict=True)):
+        if any(cards):
+            for player, votes in enumerate(guild_votes(round_index, guild, cards, ignore_ties)):
+                totals[player] += votes
     return totals
 
 

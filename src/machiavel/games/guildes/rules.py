@@ -12,6 +12,7 @@ Tordu cards in letter order (G7), then the count (G4).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 from typing import TYPE_CHECKING
 
 from machiavel.core.contract import JsonDict, Setup, State
@@ -215,10 +216,11 @@ class GuildesState(State):
     def _chose(self, player: int) -> None:
         """A simultaneous choice is made; once everyone has chosen, all are carried out."""
         waiting = self.waiting
-        at = waiting.index(player)
-        self.waiting = waiting[:at] + waiting[at + 1 :]
-        if self.waiting:
+        if len(waiting) > 1:
+            at = waiting.index(player)
+            self.waiting = waiting[:at] + waiting[at + 1 :]
             return
+        self.waiting = ()
         if self.phase == DRAFT:
             self._resolve_draft()
         elif self.phase == REDISTRIBUTE:
@@ -247,11 +249,12 @@ class GuildesState(State):
         self.packet_size -= 1
 
     def _pass_packets(self) -> None:
-        n, direction = self.n, self.direction
-        passed: list[list[int]] = [[] for _ in range(n)]
-        for player, packet in enumerate(self.packets):
-            passed[(player + direction) % n] = packet
-        self.packets = passed
+        """Player ``p``'s packet goes to ``p + direction``: a rotation of the list."""
+        packets = self.packets
+        if self.direction == 1:
+            self.packets = packets[-1:] + packets[:-1]
+        else:
+            self.packets = packets[1:] + packets[:1]
 
     def _end_draft(self) -> None:
         if self.event_in_effect(REDISTRIBUTION):
@@ -612,14 +615,15 @@ class GuildesState(State):
 
     def _legal(self, player: int) -> list[str]:
         phase = self.phase
+        # compress: the action of each guild held (counts are never negative)
         if phase == DRAFT:
-            return [a for a, c in zip(act.KEEP, self.packets[player], strict=True) if c]
+            return list(compress(act.KEEP, self.packets[player]))
         kept = self.kept[player]
         if phase == REDISTRIBUTE:
-            return [a for a, c in zip(act.DISCARD, kept, strict=True) if c]
+            return list(compress(act.DISCARD, kept))
         if phase == PLACE:
             if self.batch == 1:
-                return [a for a, c in zip(act.PLACE, kept, strict=True) if c]
+                return list(compress(act.PLACE, kept))
             held = guilds_in(kept)
             return [
                 act.PLACE_PAIR[a][b]
