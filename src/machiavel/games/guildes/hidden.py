@@ -29,7 +29,7 @@ finished rounds, which ``known_discard`` reads, and the history are kept as they
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from machiavel.core.contract import JsonDict
 from machiavel.core.rng import Rng
@@ -39,6 +39,7 @@ from machiavel.games.guildes.rules import DRAFT, OVER, PLACE, REDISTRIBUTE, zero
 if TYPE_CHECKING:
     from machiavel.games.guildes.rules import GuildesState
 
+T = TypeVar("T")
 POOL = -1
 NO_GROUP = -2  # an option taking no card from a group: the observer's Redistribution card
 SLOT, PACKET, DECK, FREE = range(4)
@@ -133,6 +134,18 @@ def discard_known_from(records: list[JsonDict], player: int) -> list[int]:
     return known
 
 
+def shuffle(rng: Rng, items: list[T]) -> None:
+    """``rng.shuffle``, not called for fewer than two items (it would draw nothing): a
+    resample shuffles dozens of one-card piles."""
+    if len(items) > 1:
+        rng.shuffle(items)
+
+
+def spelled(cards: list[int]) -> list[int]:
+    """Counts by guild as one card after another, in guild order."""
+    return [g for g in GUILDS for _ in range(cards[g])]
+
+
 class Redraw:
     """The hidden cards of the world as positions, each in a group it may not leave.
 
@@ -166,10 +179,9 @@ class Redraw:
         self.pile: list[int] = []
         self.where: list[int] = []
         self.group: list[int] = []
+        self.members: dict[int, list[int]] = {}  # group -> its positions, in order
+        self.deck_at = range(0)  # the deck's positions, one run
         self._collect()
-        self.members: dict[int, list[int]] = {}
-        for index, group in enumerate(self.group):
-            self.members.setdefault(group, []).append(index)
         self.gift_at = [-1] * self.n  # the position of each player's Redistribution card
         self.received = [-1] * self.n
         self.reserved = [zeros() for _ in range(self.n + 1)]  # cards D drew, by pile
@@ -236,12 +248,26 @@ class Redraw:
 
     # ---- positions --------------------------------------------------------------------
     def _add(self, card: int, kind: int, owner: int, where: int, group: int) -> None:
+        self.members.setdefault(group, []).append(len(self.cards))
         self.cards.append(card)
         self.kind.append(kind)
         self.owner.append(owner)
         self.pile.append(owner if kind == SLOT else self.free_pile if kind == FREE else -1)
         self.where.append(where)
         self.group.append(group)
+
+    def _add_run(self, cards: list[int], kind: int, owner: int, group: int) -> range:
+        """``_add`` for many cards of one kind, owner and group at once (not slots): the
+        deck alone is most of the positions."""
+        start, count = len(self.cards), len(cards)
+        self.members.setdefault(group, []).extend(range(start, start + count))
+        self.cards += cards
+        self.kind += [kind] * count
+        self.owner += [owner] * count
+        self.pile += [self.free_pile if kind == FREE else -1] * count
+        self.where += [0] * count
+        self.group += [group] * count
+        return range(start, start + count)
 
     def _segment(self, packet: int, step: int) -> int:
         """The group of a card a packet held at ``step``: a segment, or the pool."""
@@ -263,14 +289,9 @@ class Redraw:
             for holder, packet in enumerate(world.packets):
                 if holder != p:
                     group = self._segment(self._packet_at(holder, step), step)
-                    for g in GUILDS:
-                        for _ in range(packet[g]):
-                            self._add(g, PACKET, holder, 0, group)
-        for card in world.deck:
-            self._add(card, DECK, -1, 0, POOL)
-        for g in GUILDS:
-            for _ in range(self.free[g]):
-                self._add(g, FREE, -1, 0, POOL)
+                    self._add_run(spelled(packet), PACKET, holder, group)
+        self.deck_at = self._add_run(world.deck[:], DECK, -1, POOL)
+        self._add_run(spelled(self.free), FREE, -1, POOL)
 
     def _totals(self) -> list[list[int]]:
         """What each pile holds now: drafted cards less the card given plus the one received."""
@@ -297,7 +318,7 @@ class Redraw:
     def _shuffle_groups(self) -> None:
         for members in self.members.values():
             cards = sorted(self.cards[i] for i in members)
-            self.rng.shuffle(cards)
+            shuffle(self.rng, cards)
             for index, card in zip(members, cards, strict=True):
                 self.cards[index] = card
 
@@ -329,7 +350,7 @@ class Redraw:
                 for g in cards:
                     rest[g] -= 1
             spare = [g for g in GUILDS for _ in range(rest[g])]
-            self.rng.shuffle(spare)
+            shuffle(self.rng, spare)
             by_pile: dict[int, list[int]] = {}
             for index in members:
                 by_pile.setdefault(self.pile[index], []).append(index)
@@ -340,7 +361,7 @@ class Redraw:
                     cards.append(gift_guild[key])
                 while len(cards) < len(indices):
                     cards.append(spare.pop())
-                self.rng.shuffle(cards)
+                shuffle(self.rng, cards)
                 for index, card in zip(indices, cards, strict=True):
                     self.cards[index] = card
         self._place_gifts(plan)
@@ -399,7 +420,7 @@ class Redraw:
         world, n = self.world, self.n
         log = [row[:] for row in world.draft_log]
         packets = [zeros() for _ in range(n)]
-        deck: list[int] = []
+        deck = self.cards[self.deck_at.start : self.deck_at.stop]
         free = zeros()
         for index, card in enumerate(self.cards):
             kind = self.kind[index]
@@ -407,13 +428,11 @@ class Redraw:
                 log[self.where[index]][self.owner[index]] = card
             elif kind == PACKET:
                 packets[self.owner[index]][card] += 1
-            elif kind == DECK:
-                deck.append(card)
-            else:
+            elif kind == FREE:
                 free[card] += 1
         world.draft_log = log
         deck.sort()
-        self.rng.shuffle(deck)
+        shuffle(self.rng, deck)
         world.deck = deck
         totals = self._totals()
         old_discards = [world.hand_discards[q] for q in self.others]
@@ -477,7 +496,7 @@ class Redraw:
     def _pick(self, cards: list[int], how_many: int) -> list[int]:
         """``how_many`` cards drawn at random from the counts ``cards`` (left unchanged)."""
         pile = [g for g in GUILDS for _ in range(cards[g])]
-        self.rng.shuffle(pile)
+        shuffle(self.rng, pile)
         return pile[:how_many]
 
 
@@ -526,7 +545,7 @@ class Plan:
         if redraw.redistributed:
             self._kind(world.red_in[p], self._observer_gift_options(), False, 1)
         order = list(range(len(self.kinds)))
-        self.rng.shuffle(order)
+        shuffle(self.rng, order)
         order.sort(key=lambda k: (len(self.kinds[k][1]), -self.counts[k]))
         self.kinds = [self.kinds[k] for k in order]
         self.counts = [self.counts[k] for k in order]
@@ -550,8 +569,8 @@ class Plan:
                     received += [(gid, giver, giver, q) for gid in self._in_group(giver, guild)]
             if redraw.world.red_out[p] == guild:
                 received.append((NO_GROUP, -1, p, q))
-        self.rng.shuffle(own)
-        self.rng.shuffle(received)
+        shuffle(self.rng, own)
+        shuffle(self.rng, received)
         return own + received
 
     def _pile_options(self, card: int) -> list[Option]:
@@ -562,7 +581,7 @@ class Plan:
             options.append((POOL, redraw.free_pile, -1, -1))
         for q in redraw.discarded_before_draw():
             options += self._kept_options(q, card)
-        self.rng.shuffle(options)
+        shuffle(self.rng, options)
         return options
 
     def _observer_gift_options(self) -> list[Option]:
@@ -577,7 +596,7 @@ class Plan:
         ]
         if world.red_out[p] == guild:
             options.append((NO_GROUP, -1, p, p))
-        self.rng.shuffle(options)
+        shuffle(self.rng, options)
         return options
 
     def search(self, budget: int | None) -> bool:
@@ -616,7 +635,7 @@ class Plan:
             return
         givers = [a for a in range(self.redraw.n) if search.give[a]]
         receivers = [q for q in range(self.redraw.n) if search.recv[q]]
-        self.rng.shuffle(receivers)
+        shuffle(self.rng, receivers)
         for giver, receiver in zip(givers, receivers, strict=True):
             gid = NO_GROUP
             if giver != self.redraw.player:  # a card no one needed: any drafted card
