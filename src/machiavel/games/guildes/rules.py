@@ -55,6 +55,7 @@ DRAFT, REDISTRIBUTE, PLACE, TRICKS, OVER = range(5)
 PHASE_NAMES = ("draft", "redistribute", "place", "tricks", "over")
 ROUNDS = 3
 GUILDS = range(GUILD_COUNT)
+EVERYONE = {n: tuple(range(n)) for n in range(1, 7)}  # who chooses at a simultaneous step
 
 
 def zeros() -> list[int]:
@@ -197,7 +198,7 @@ class GuildesState(State):
         if self.tricks_on:
             self._deal_tricks()
         self.phase = DRAFT
-        self.waiting: tuple[int, ...] = tuple(range(n))
+        self.waiting: tuple[int, ...] = EVERYONE[n]
 
     def _deal_tricks(self) -> None:
         """G7: one Coup Tordu card each, never the one a player had last round; no I at 3."""
@@ -213,8 +214,9 @@ class GuildesState(State):
     def to_move(self) -> tuple[int, ...]:
         return self.waiting
 
-    def _chose(self, player: int) -> None:
+    def _chose(self, player: int, choice: tuple[int, ...]) -> None:
         """A simultaneous choice is made; once everyone has chosen, all are carried out."""
+        self.pending[player] = choice
         waiting = self.waiting
         if len(waiting) > 1:
             at = waiting.index(player)
@@ -234,17 +236,18 @@ class GuildesState(State):
         self._keep_all(step)
         self._pass_packets()
         if self.packet_size == 1:  # the last card of each hand is simply kept
-            self._keep_all([guilds_in(packet)[0] for packet in self.packets])
+            self._keep_all([packet.index(1) for packet in self.packets])
         self.pending = [None] * self.n
         if self.packet_size == 0:
             self._end_draft()
         else:
-            self.waiting = tuple(range(self.n))
+            self.waiting = EVERYONE[self.n]
 
     def _keep_all(self, step: list[int]) -> None:
+        packets, kept = self.packets, self.kept
         for player, guild in enumerate(step):
-            self.packets[player][guild] -= 1
-            self.kept[player][guild] += 1
+            packets[player][guild] -= 1
+            kept[player][guild] += 1
         self.draft_log.append(step)
         self.packet_size -= 1
 
@@ -259,7 +262,7 @@ class GuildesState(State):
     def _end_draft(self) -> None:
         if self.event_in_effect(REDISTRIBUTION):
             self.phase = REDISTRIBUTE
-            self.waiting = tuple(range(self.n))
+            self.waiting = EVERYONE[self.n]
         else:
             self._start_placing()
 
@@ -288,7 +291,7 @@ class GuildesState(State):
             self.waiting = (self.seq_first,)
         else:
             self.batch = self._batch_size()
-            self.waiting = tuple(range(self.n))
+            self.waiting = EVERYONE[self.n]
 
     def _batch_size(self) -> int:
         """Cards each player places at this step: 1, or 2-1-2... with 'Pose d'une ou deux'.
@@ -332,7 +335,7 @@ class GuildesState(State):
             self._end_placing()
         else:
             self.batch = self._batch_size()
-            self.waiting = tuple(range(self.n))
+            self.waiting = EVERYONE[self.n]
 
     def _place_in_turn(self, player: int, guild: int) -> None:
         """Event 'Plus de pose simultanée': each in turn, the card shown at once."""
@@ -634,16 +637,17 @@ class GuildesState(State):
         return self._trick_actions(player)
 
     def _play(self, player: int, action: str) -> None:
-        simple = act.SIMPLE.get(action)
-        verb, numbers = simple if simple is not None else act.parse(action)
         phase = self.phase
         if phase == TRICKS:
+            verb, numbers = act.parse(action)
             self._play_trick(player, verb, numbers, action)
-        elif phase == PLACE and self.seq_first >= 0:
+            return
+        # Drafting, Redistribution and placing take only the simple actions.
+        numbers = act.SIMPLE[action][1]
+        if phase == PLACE and self.seq_first >= 0:
             self._place_in_turn(player, numbers[0])
         else:
-            self.pending[player] = numbers
-            self._chose(player)
+            self._chose(player, numbers)
 
     def explain_illegal(self, player: int, action: str) -> str:
         try:
