@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from machiavel.core.contract import JsonDict, Seat, State
 from machiavel.core.rng import Rng, random_seed
 from machiavel.games.guildes import actions as act
-from machiavel.games.guildes.count import count_votes, guild_votes
+from machiavel.games.guildes.count import count_votes, guild_votes, player_votes
 from machiavel.games.guildes.data import (
     GUILD_COUNT,
     GUILD_INDEX,
@@ -134,9 +134,9 @@ class Table:
         total = 0.0
         weight = 1.0
         for round_index in range(self.round, 3):
-            before = guild_votes(round_index, guild, column, self.ignore_ties)[player]
+            before = player_votes(round_index, guild, column, player, self.ignore_ties)
             column[player] += extra
-            after = guild_votes(round_index, guild, column, self.ignore_ties)[player]
+            after = player_votes(round_index, guild, column, player, self.ignore_ties)
             column[player] -= extra
             total += weight * (after - before)
             weight = LATER_ROUNDS

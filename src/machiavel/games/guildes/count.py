@@ -28,6 +28,34 @@ def share_places(cards: Sequence[int], places: Sequence[int]) -> list[int]:
     return votes
 
 
+def share_of(cards: Sequence[int], places: Sequence[int], player: int) -> int:
+    """``share_places(cards, places)[player]`` alone: the players ahead of ``player`` (more
+    cards) reach the first places, so its group starts at the place their number gives."""
+    mine = cards[player]
+    if mine <= 0:
+        return 0
+    ahead = tied = 0
+    for count in cards:
+        if count > mine:
+            ahead += 1
+        elif count == mine:
+            tied += 1
+    if ahead >= len(places):
+        return 0
+    return sum(places[ahead : ahead + tied]) // tied
+
+
+def player_votes(
+    round_index: int, guild: int, cards: Sequence[int], player: int, ignore_ties: bool = False
+) -> int:
+    """``guild_votes(round_index, guild, cards, ignore_ties)[player]``, quicker."""
+    if guild == MILICE:
+        return MILICE_VOTES * cards[player]
+    if ignore_ties:
+        cards = without_ties(cards)
+    return share_of(cards, PLACES[round_index][guild], player)
+
+
 def without_ties(cards: Sequence[int]) -> list[int]:
     """The event 'ties ignored' (G6): cards of players tied with another "do not exist".
 
