@@ -29,6 +29,7 @@ finished rounds, which ``known_discard`` reads, and the history are kept as they
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import TYPE_CHECKING, TypeVar
 
 from machiavel.core.contract import JsonDict
@@ -296,14 +297,20 @@ class Redraw:
     def _totals(self) -> list[list[int]]:
         """What each pile holds now: drafted cards less the card given plus the one received."""
         totals = [zeros() for _ in range(self.n + 1)]
-        for index, pile in enumerate(self.pile):
+        cards, piles = self.cards, self.pile
+        for index in self._beside_deck():
+            pile = piles[index]
             if pile >= 0:
-                totals[pile][self.cards[index]] += 1
+                totals[pile][cards[index]] += 1
         for q in self.others:
             if self.gift_at[q] >= 0:
                 totals[q][self.cards[self.gift_at[q]]] -= 1
                 totals[q][self.received[q]] += 1
         return totals
+
+    def _beside_deck(self) -> chain[int]:
+        """Every position but the deck's (most of them, and in no pile)."""
+        return chain(range(self.deck_at.start), range(self.deck_at.stop, len(self.cards)))
 
     # ---- drawing ----------------------------------------------------------------------
     def run(self) -> None:
@@ -422,17 +429,18 @@ class Redraw:
         packets = [zeros() for _ in range(n)]
         deck = self.cards[self.deck_at.start : self.deck_at.stop]
         free = zeros()
-        for index, card in enumerate(self.cards):
-            kind = self.kind[index]
+        cards, kinds, owners = self.cards, self.kind, self.owner
+        for index in self._beside_deck():
+            kind, card = kinds[index], cards[index]
             if kind == SLOT:
-                log[self.where[index]][self.owner[index]] = card
+                log[self.where[index]][owners[index]] = card
             elif kind == PACKET:
-                packets[self.owner[index]][card] += 1
-            elif kind == FREE:
+                packets[owners[index]][card] += 1
+            else:
                 free[card] += 1
         world.draft_log = log
-        deck.sort()
-        shuffle(self.rng, deck)
+        # Already in random order: the deck's positions are dealt at random with the pool
+        # (a shuffle, or ``_deal``'s), and ``_mix`` treats them all alike.
         world.deck = deck
         totals = self._totals()
         old_discards = [world.hand_discards[q] for q in self.others]
