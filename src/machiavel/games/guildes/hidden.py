@@ -181,6 +181,7 @@ class Redraw:
         self.where: list[int] = []
         self.group: list[int] = []
         self.members: dict[int, list[int]] = {}  # group -> its positions, in order
+        self.by_pile: dict[int, dict[int, list[int]]] = {}  # group -> pile -> positions
         self.deck_at = range(0)  # the deck's positions, one run
         self._collect()
         self.gift_at = [-1] * self.n  # the position of each player's Redistribution card
@@ -249,11 +250,14 @@ class Redraw:
 
     # ---- positions --------------------------------------------------------------------
     def _add(self, card: int, kind: int, owner: int, where: int, group: int) -> None:
-        self.members.setdefault(group, []).append(len(self.cards))
+        index = len(self.cards)
+        pile = owner if kind == SLOT else self.free_pile if kind == FREE else -1
+        self.members.setdefault(group, []).append(index)
+        self.by_pile.setdefault(group, {}).setdefault(pile, []).append(index)
         self.cards.append(card)
         self.kind.append(kind)
         self.owner.append(owner)
-        self.pile.append(owner if kind == SLOT else self.free_pile if kind == FREE else -1)
+        self.pile.append(pile)
         self.where.append(where)
         self.group.append(group)
 
@@ -261,11 +265,13 @@ class Redraw:
         """``_add`` for many cards of one kind, owner and group at once (not slots): the
         deck alone is most of the positions."""
         start, count = len(self.cards), len(cards)
+        pile = self.free_pile if kind == FREE else -1
         self.members.setdefault(group, []).extend(range(start, start + count))
+        self.by_pile.setdefault(group, {}).setdefault(pile, []).extend(range(start, start + count))
         self.cards += cards
         self.kind += [kind] * count
         self.owner += [owner] * count
-        self.pile += [self.free_pile if kind == FREE else -1] * count
+        self.pile += [pile] * count
         self.where += [0] * count
         self.group += [group] * count
         return range(start, start + count)
@@ -351,17 +357,14 @@ class Redraw:
     def _deal(self, plan: Plan) -> None:
         """Deal each group: the planned cards to their piles, the rest at random."""
         gift_guild = plan.gift_guild
-        for gid, members in self.members.items():
+        for gid in self.members:
             rest = plan.multiset[gid][:]
             for cards in plan.chosen[gid].values():
                 for g in cards:
                     rest[g] -= 1
-            spare = [g for g in GUILDS for _ in range(rest[g])]
+            spare = spelled(rest)
             shuffle(self.rng, spare)
-            by_pile: dict[int, list[int]] = {}
-            for index in members:
-                by_pile.setdefault(self.pile[index], []).append(index)
-            for key, indices in sorted(by_pile.items()):
+            for key, indices in sorted(self.by_pile[gid].items()):
                 cards = plan.chosen[gid].get(key, [])[:]
                 if 0 <= key < self.n and plan.gift_group[key] == gid and gift_guild[key] < 0:
                     gift_guild[key] = spare.pop()  # a card given that no one needed
