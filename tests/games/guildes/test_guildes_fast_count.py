@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from machiavel.games.guildes.count import guild_votes, player_votes
+from machiavel.games.guildes.count import count_votes, guild_votes, player_votes
 from machiavel.games.guildes.data import GUILD_COUNT
 
 columns = st.lists(st.integers(min_value=0, max_value=6), min_size=3, max_size=6)
@@ -25,3 +25,28 @@ def test_one_players_votes_are_their_share_of_the_whole_count(
     assert [
         player_votes(round_index, guild, cards, player, ignore_ties) for player in range(len(cards))
     ] == everyone
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    tableaux=st.integers(min_value=3, max_value=6).flatmap(
+        lambda players: st.lists(
+            st.lists(
+                st.integers(min_value=0, max_value=5), min_size=GUILD_COUNT, max_size=GUILD_COUNT
+            ),
+            min_size=players,
+            max_size=players,
+        )
+    ),
+    round_index=st.integers(min_value=0, max_value=2),
+    ignore_ties=st.booleans(),
+)
+def test_a_count_adds_up_each_guilds_votes(
+    tableaux: list[list[int]], round_index: int, ignore_ties: bool
+) -> None:
+    expected = [0] * len(tableaux)
+    for guild in range(GUILD_COUNT):
+        column = [row[guild] for row in tableaux]
+        for player, votes in enumerate(guild_votes(round_index, guild, column, ignore_ties)):
+            expected[player] += votes
+    assert count_votes(round_index, tableaux, ignore_ties) == expected

@@ -84,11 +84,29 @@ def count_votes(
     ``tableaux[p][g]`` is how many cards of guild ``g`` player ``p`` has, as counted.
     """
     totals = [0] * len(tableaux)
+    places = PLACES[round_index]
     for guild, cards in enumerate(zip(*tableaux, strict=True)):
-        if any(cards):
-            for player, votes in enumerate(guild_votes(round_index, guild, cards, ignore_ties)):
-                totals[player] += votes
+        if guild == MILICE:
+            for player, count in enumerate(cards):
+                totals[player] += MILICE_VOTES * count
+        else:
+            add_shares(totals, without_ties(cards) if ignore_ties else cards, places[guild])
     return totals
+
+
+def add_shares(totals: list[int], cards: Sequence[int], places: Sequence[int]) -> None:
+    """``share_places(cards, places)`` added to ``totals``, with no list made per guild:
+    the search plays three counts a game."""
+    place, last = 0, len(places)
+    for count in sorted(set(cards), reverse=True):
+        if count <= 0 or place >= last:
+            return
+        tied = cards.count(count)
+        share = sum(places[place : place + tied]) // tied
+        for player, held in enumerate(cards):
+            if held == count:
+                totals[player] += share
+        place += tied
 
 
 def ranking(cards: Sequence[int]) -> list[int | None]:
