@@ -135,11 +135,31 @@ def discard_known_from(records: list[JsonDict], player: int) -> list[int]:
     return known
 
 
+CHUNK_BITS = 16  # a 64-bit draw of the generator gives four numbers below 2**16
+CHUNK = 1 << CHUNK_BITS
+
+
 def shuffle(rng: Rng, items: list[T]) -> None:
-    """``rng.shuffle``, not called for fewer than two items (it would draw nothing): a
-    resample shuffles dozens of one-card piles."""
-    if len(items) > 1:
+    """A uniform shuffle (Fisher-Yates), each index drawn from 16 bits of one of ``rng``'s
+    64-bit draws: four indices a draw instead of one, and a resample shuffles a hundred
+    cards. A 16-bit number at or above the largest multiple of the bound is drawn again,
+    so every index is exactly as likely. Draws nothing for fewer than two items."""
+    if len(items) > CHUNK:  # pragma: no cover - a resample holds at most 110 cards
         rng.shuffle(items)
+        return
+    word = bits = 0
+    last = len(items) - 1
+    while last > 0:
+        if bits < CHUNK_BITS:
+            word, bits = rng.next_u64(), 64
+        draw = word & (CHUNK - 1)
+        word >>= CHUNK_BITS
+        bits -= CHUNK_BITS
+        bound = last + 1
+        if draw < CHUNK - CHUNK % bound:
+            other = draw % bound
+            items[last], items[other] = items[other], items[last]
+            last -= 1
 
 
 def spelled(cards: list[int]) -> list[int]:
@@ -329,11 +349,12 @@ class Redraw:
         self._write_back()
 
     def _shuffle_groups(self) -> None:
+        positions = self.cards
         for members in self.members.values():
-            cards = sorted(self.cards[i] for i in members)
+            cards = sorted(map(positions.__getitem__, members))  # what the truth holds, no more
             shuffle(self.rng, cards)
             for index, card in zip(members, cards, strict=True):
-                self.cards[index] = card
+                positions[index] = card
 
     def _construct(self) -> None:
         """A random assignment meeting everything the observer saw, from that alone.
@@ -369,9 +390,13 @@ class Redraw:
                 if 0 <= key < self.n and plan.gift_group[key] == gid and gift_guild[key] < 0:
                     gift_guild[key] = spare.pop()  # a card given that no one needed
                     cards.append(gift_guild[key])
-                while len(cards) < len(indices):
-                    cards.append(spare.pop())
-                shuffle(self.rng, cards)
+                planned = len(cards)
+                taken = len(indices) - planned
+                if taken:  # the last of the shuffled spare cards, as popped one by one
+                    cards += spare[: -taken - 1 : -1]
+                    del spare[-taken:]
+                if planned:  # spare cards alone are in random order already
+                    shuffle(self.rng, cards)
                 for index, card in zip(indices, cards, strict=True):
                     self.cards[index] = card
         self._place_gifts(plan)
