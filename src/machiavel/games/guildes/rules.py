@@ -12,7 +12,7 @@ Tordu cards in letter order (G7), then the count (G4).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import compress
+from itertools import chain, combinations, compress
 from typing import TYPE_CHECKING
 
 from machiavel.core.contract import JsonDict, Setup, State
@@ -56,6 +56,22 @@ PHASE_NAMES = ("draft", "redistribute", "place", "tricks", "over")
 ROUNDS = 3
 GUILDS = range(GUILD_COUNT)
 EVERYONE = {n: tuple(range(n)) for n in range(1, 7)}  # who chooses at a simultaneous step
+
+
+def combinations_by_size(players: range) -> chain[tuple[int, ...]]:
+    """Every set of ``players`` as a sorted tuple, the empty one included."""
+    return chain.from_iterable(combinations(players, size) for size in range(len(players) + 1))
+
+
+def _without_each(waiting: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
+    return {player: tuple(q for q in waiting if q != player) for player in waiting}
+
+
+# Who still has to choose once ``player`` has: STILL_WAITING[waiting][player], for every
+# set of players (up to 6) in order, so that a choice makes no tuple.
+STILL_WAITING = {
+    waiting: _without_each(waiting) for waiting in combinations_by_size(range(max(EVERYONE)))
+}
 
 
 def zeros() -> list[int]:
@@ -217,12 +233,9 @@ class GuildesState(State):
     def _chose(self, player: int, choice: tuple[int, ...]) -> None:
         """A simultaneous choice is made; once everyone has chosen, all are carried out."""
         self.pending[player] = choice
-        waiting = self.waiting
-        if len(waiting) > 1:
-            at = waiting.index(player)
-            self.waiting = waiting[:at] + waiting[at + 1 :]
+        self.waiting = STILL_WAITING[self.waiting][player]
+        if self.waiting:
             return
-        self.waiting = ()
         if self.phase == DRAFT:
             self._resolve_draft()
         elif self.phase == REDISTRIBUTE:
@@ -309,22 +322,15 @@ class GuildesState(State):
     def _resolve_placing(self) -> None:
         face_down = self.event_in_effect(FACE_DOWN)
         last = self.place_done + self.batch >= self.place_total
+        kept_rows, placed_rows, tableaux = self.kept, self.placed_round, self.tableau
         for player, choice in enumerate(self.pending):
             assert choice is not None
-            kept, placed = self.kept[player], self.placed_round[player]
+            kept, placed = kept_rows[player], placed_rows[player]
             for guild in choice:
                 kept[guild] -= 1
                 placed[guild] += 1
-            if face_down:  # the previous card is revealed, this one stays face down
-                revealed = self.face_down[player]
-                if last:
-                    revealed = revealed + list(choice)
-                    self.face_down[player] = []
-                else:
-                    self.face_down[player] = list(choice)
-            else:
-                revealed = list(choice)
-            tableau = self.tableau[player]
+            revealed = self._turn_over(player, choice, last) if face_down else list(choice)
+            tableau = tableaux[player]
             for guild in revealed:
                 tableau[guild] += 1
             self.last_reveal[player] = revealed
@@ -336,6 +342,16 @@ class GuildesState(State):
         else:
             self.batch = self._batch_size()
             self.waiting = EVERYONE[self.n]
+
+    def _turn_over(self, player: int, choice: tuple[int, ...], last: bool) -> list[int]:
+        """Event 'face down': the previous card is revealed, this one stays face down (all
+        revealed at the last step); returns the cards revealed now."""
+        revealed = self.face_down[player]
+        if last:
+            self.face_down[player] = []
+            return revealed + list(choice)
+        self.face_down[player] = list(choice)
+        return revealed
 
     def _place_in_turn(self, player: int, guild: int) -> None:
         """Event 'Plus de pose simultanée': each in turn, the card shown at once."""
