@@ -1,7 +1,7 @@
 """The heuristic's two readings of a position agree (issue 16): ``Table.from_view`` (what
-``choose`` reads, the player's JSON view) and ``Table.from_state`` (what search's
-``choose_in`` reads, the state's fields), at every position of whole games of every
-variant, played by random and heuristic moves."""
+``choose`` and ``ranked`` read, the player's JSON view) and ``Table.from_state`` (what
+search's ``choose_in`` and ``ranked_in`` read, the state's fields), at every position of
+whole games of every variant, played by random and heuristic moves."""
 
 from __future__ import annotations
 
@@ -29,6 +29,9 @@ def assert_both_readings_agree(state: GuildesState, seed: int) -> None:
         assert readings(Table.from_state(state, player)) == readings(from_view)
         seat_choice = GuildesHeuristicBot(seed).choose(state.seat(player))
         assert GuildesHeuristicBot(seed).choose_in(state, player) == seat_choice
+        order = GuildesHeuristicBot(seed).ranked(state.seat(player))
+        assert order[0] == seat_choice and sorted(order) == sorted(state.legal_actions(player))
+        assert GuildesHeuristicBot(seed).ranked_in(state, player) == order
 
 
 @settings(max_examples=24, deadline=None, derandomize=True)

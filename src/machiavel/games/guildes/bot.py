@@ -163,6 +163,16 @@ class Table:
         return delta[self.me] - delta[leader] - 0.25 * others
 
 
+def guildes_state(state: State) -> GuildesState:
+    assert isinstance(state, GuildesState)
+    return state
+
+
+def best_first(scored: list[tuple[float, str]]) -> list[str]:
+    """The actions by decreasing value: the first is ``max``'s, as ``choose`` takes it."""
+    return [action for _, action in sorted(scored, reverse=True)]
+
+
 class GuildesHeuristicBot:
     name = "guildes-heuristic"
 
@@ -173,29 +183,46 @@ class GuildesHeuristicBot:
         legal = seat.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        return self._decide(legal, Table.from_view(seat.view(), seat.player))
+        return max(self._scored(legal, Table.from_view(seat.view(), seat.player)))[1]
+
+    def ranked(self, seat: Seat) -> list[str]:
+        """Every legal action, best first (``choose``'s first): search grows a node's
+        children in this order."""
+        legal = seat.legal_actions()
+        if len(legal) == 1:
+            return legal
+        return best_first(self._scored(legal, Table.from_view(seat.view(), seat.player)))
 
     def choose_in(self, state: State, player: int) -> str:
         """``choose(state.seat(player))`` without the view: search's fast entry point."""
-        assert isinstance(state, GuildesState)
-        legal = state.legal_list(player)
+        world = guildes_state(state)
+        legal = world.legal_list(player)
         if len(legal) == 1:
             return legal[0]
-        return self._decide(legal, Table.from_state(state, player))
+        return max(self._scored(legal, Table.from_state(world, player)))[1]
 
-    def _decide(self, legal: Sequence[str], table: Table) -> str:
+    def ranked_in(self, state: State, player: int) -> list[str]:
+        """``ranked(state.seat(player))`` without the view."""
+        world = guildes_state(state)
+        legal = world.legal_list(player)
+        if len(legal) == 1:
+            return list(legal)
+        return best_first(self._scored(legal, Table.from_state(world, player)))
+
+    def _scored(self, legal: Sequence[str], table: Table) -> list[tuple[float, str]]:
+        """Each action with its value, and a little noise to break ties at random."""
+        value = self._valuation(table)
+        return [(value(a) + NOISE * self.rng.random(), a) for a in legal]
+
+    def _valuation(self, table: Table) -> Callable[[str], float]:
         phase = table.phase
         if phase == "draft":
-            return self._best(legal, lambda a: self._draft_value(table, a))
+            return lambda a: self._draft_value(table, a)
         if phase == "redistribute":
-            return self._best(legal, lambda a: -self._place_value(table, act.parse(a)[1]))
+            return lambda a: -self._place_value(table, act.parse(a)[1])
         if phase == "place" or table.drawing:
-            return self._best(legal, lambda a: self._place_value(table, act.parse(a)[1]))
-        return self._best(legal, lambda a: self._trick_value(table, a))
-
-    def _best(self, legal: Sequence[str], value: Callable[[str], float]) -> str:
-        scored = [(value(a) + NOISE * self.rng.random(), a) for a in legal]
-        return max(scored)[1]
+            return lambda a: self._place_value(table, act.parse(a)[1])
+        return lambda a: self._trick_value(table, a)
 
     def _draft_value(self, table: Table, action: str) -> float:
         guild = act.parse(action)[1][0]
