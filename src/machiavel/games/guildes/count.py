@@ -98,6 +98,14 @@ def add_shares(totals: list[int], cards: Sequence[int], places: Sequence[int]) -
     """``share_places(cards, places)`` added to ``totals``, with no list made per guild:
     the search plays three counts a game."""
     place, last = 0, len(places)
+    if last == 1:  # round 1: only the most cards score
+        top = max(cards)
+        if top > 0:
+            share = places[0] // cards.count(top)
+            for player, held in enumerate(cards):
+                if held == top:
+                    totals[player] += share
+        return
     for count in sorted(set(cards), reverse=True):
         if count <= 0 or place >= last:
             return
