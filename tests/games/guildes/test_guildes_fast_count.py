@@ -5,8 +5,14 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from machiavel.games.guildes.count import count_votes, guild_votes, player_votes
-from machiavel.games.guildes.data import GUILD_COUNT
+from machiavel.games.guildes.count import (
+    count_votes,
+    guild_votes,
+    share_of,
+    share_places,
+    without_ties,
+)
+from machiavel.games.guildes.data import GUILD_COUNT, MILICE, PLACES
 
 columns = st.lists(st.integers(min_value=0, max_value=6), min_size=3, max_size=6)
 
@@ -15,16 +21,16 @@ columns = st.lists(st.integers(min_value=0, max_value=6), min_size=3, max_size=6
 @given(
     cards=columns,
     round_index=st.integers(min_value=0, max_value=2),
-    guild=st.integers(min_value=0, max_value=GUILD_COUNT - 1),
+    guild=st.integers(min_value=0, max_value=MILICE - 1),
     ignore_ties=st.booleans(),
 )
-def test_one_players_votes_are_their_share_of_the_whole_count(
+def test_one_players_share_is_theirs_in_the_whole_guilds_shares(
     cards: list[int], round_index: int, guild: int, ignore_ties: bool
 ) -> None:
-    everyone = guild_votes(round_index, guild, cards, ignore_ties)
-    assert [
-        player_votes(round_index, guild, cards, player, ignore_ties) for player in range(len(cards))
-    ] == everyone
+    counted = without_ties(cards) if ignore_ties else cards
+    places = PLACES[round_index][guild]
+    everyone = share_places(counted, places)
+    assert [share_of(counted, places, player) for player in range(len(cards))] == everyone
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)

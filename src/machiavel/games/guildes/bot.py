@@ -17,12 +17,13 @@ from collections.abc import Callable, Sequence
 from machiavel.core.contract import JsonDict, Seat, State
 from machiavel.core.rng import Rng, random_seed
 from machiavel.games.guildes import actions as act
-from machiavel.games.guildes.count import count_votes, guild_votes, player_votes
+from machiavel.games.guildes.count import count_votes, guild_votes, share_of, without_ties
 from machiavel.games.guildes.data import (
     GUILD_COUNT,
     GUILD_INDEX,
     MILICE,
     MILICE_VOTES,
+    PLACES,
     TIES_IGNORED,
     TRICK_GUILD,
     TRICK_LETTERS,
@@ -129,16 +130,17 @@ class Table:
         if guild == MILICE:
             rounds_left = 1 + LATER_ROUNDS * (2 - self.round)
             return MILICE_VOTES * extra * rounds_left
-        column = [row[guild] for row in self.tableaux]
-        column[player] = base[guild]
+        before = [row[guild] for row in self.tableaux]
+        before[player] = base[guild]
+        after = before[:]
+        after[player] += extra
+        if self.ignore_ties:  # the same at every count: dropped once
+            before, after = without_ties(before), without_ties(after)
         total = 0.0
         weight = 1.0
         for round_index in range(self.round, 3):
-            before = player_votes(round_index, guild, column, player, self.ignore_ties)
-            column[player] += extra
-            after = player_votes(round_index, guild, column, player, self.ignore_ties)
-            column[player] -= extra
-            total += weight * (after - before)
+            places = PLACES[round_index][guild]
+            total += weight * (share_of(after, places, player) - share_of(before, places, player))
             weight = LATER_ROUNDS
         return total
 

@@ -45,17 +45,6 @@ def share_of(cards: Sequence[int], places: Sequence[int], player: int) -> int:
     return sum(places[ahead : ahead + tied]) // tied
 
 
-def player_votes(
-    round_index: int, guild: int, cards: Sequence[int], player: int, ignore_ties: bool = False
-) -> int:
-    """``guild_votes(round_index, guild, cards, ignore_ties)[player]``, quicker."""
-    if guild == MILICE:
-        return MILICE_VOTES * cards[player]
-    if ignore_ties:
-        cards = without_ties(cards)
-    return share_of(cards, PLACES[round_index][guild], player)
-
-
 def without_ties(cards: Sequence[int]) -> list[int]:
     """The event 'ties ignored' (G6): cards of players tied with another "do not exist".
 
