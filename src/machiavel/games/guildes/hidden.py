@@ -29,6 +29,7 @@ finished rounds, which ``known_discard`` reads, and the history are kept as they
 
 from __future__ import annotations
 
+import copy
 from itertools import chain
 from typing import TYPE_CHECKING, TypeVar
 
@@ -61,9 +62,27 @@ def resample(state: GuildesState, player: int, rng: Rng) -> GuildesState:
     world.event_order = state.event_order[: state.round + 1] + future
     # Once the game is over the last round is among the records, but its hidden cards (the
     # others' Redistribution, G6) are still hidden: they are redrawn like a round going on.
-    earlier = state.records[:-1] if state.phase == OVER else state.records
-    Redraw(world, player, discard_known_from(earlier, player), rng).run()
+    layout_of(state, player).drawn_into(world, rng).run()
     return world
+
+
+def layout_of(state: GuildesState, player: int) -> Redraw:
+    """What ``player`` knows of ``state``, as ``Redraw`` lays it out: read once per state
+    and player, since search draws thousands of worlds from one state. A state changes
+    only by its actions (the contract), so its identity and history length tell whether
+    the layout kept is still its own; a clone shares the field but is not its owner."""
+    kept = state.layouts
+    if kept is None or kept[0] is not state or kept[1] != len(state.history):
+        kept = (state, len(state.history), {})
+        state.layouts = kept
+    layouts = kept[2]
+    layout = layouts.get(player)
+    if layout is None:
+        # Once the game is over the last round is among the records, but its hidden cards
+        # (the others' Redistribution, G6) are still hidden: redrawn like a round going on.
+        earlier = state.records[:-1] if state.phase == OVER else state.records
+        layout = layouts[player] = Redraw(state, player, discard_known_from(earlier, player))
+    return layout
 
 
 def known_kept_by_others(log: list[list[int]], direction: int, player: int) -> list[int]:
@@ -179,8 +198,10 @@ class Redraw:
     the discard pile, which may have to hold a card D drew.
     """
 
-    def __init__(self, world: GuildesState, player: int, known: list[int], rng: Rng) -> None:
-        self.world, self.player, self.rng = world, player, rng
+    rng: Rng  # given by ``drawn_into``: laying out draws nothing
+
+    def __init__(self, world: GuildesState, player: int, known: list[int]) -> None:
+        self.world, self.player = world, player
         self.n = world.n
         self.free_pile = world.n
         self.others = [q for q in range(world.n) if q != player]
@@ -207,6 +228,17 @@ class Redraw:
         self.gift_at = [-1] * self.n  # the position of each player's Redistribution card
         self.received = [-1] * self.n
         self.reserved = [zeros() for _ in range(self.n + 1)]  # cards D drew, by pile
+
+    def drawn_into(self, world: GuildesState, rng: Rng) -> Redraw:
+        """This layout, to redraw ``world`` (a clone of the state it was read from) with
+        ``rng``: what a draw changes is new, the rest (read only) is shared."""
+        redraw = copy.copy(self)
+        redraw.world, redraw.rng = world, rng
+        redraw.cards = self.cards[:]
+        redraw.gift_at = [-1] * self.n
+        redraw.received = [-1] * self.n
+        redraw.reserved = [zeros() for _ in range(self.n + 1)]
+        return redraw
 
     # ---- what the observer knows of the round, beyond the drafting -----------------------
     def _shown_by(self, q: int) -> list[int]:

@@ -16,7 +16,7 @@ from itertools import chain, combinations, compress
 from typing import TYPE_CHECKING
 
 from machiavel.core.contract import JsonDict, Setup, State
-from machiavel.core.fields import LIST, RNG, ROWS, SETTING, SHARED, StateFields
+from machiavel.core.fields import CACHE, LIST, RNG, ROWS, SETTING, SHARED, StateFields
 from machiavel.core.rng import Rng
 from machiavel.games.guildes import actions as act
 from machiavel.games.guildes.count import count_details, count_votes
@@ -50,6 +50,7 @@ from machiavel.games.guildes.words import describe as describe_action
 
 if TYPE_CHECKING:
     from machiavel.core.contract import Game
+    from machiavel.games.guildes.hidden import Redraw
 
 DRAFT, REDISTRIBUTE, PLACE, TRICKS, OVER = range(5)
 PHASE_NAMES = ("draft", "redistribute", "place", "tricks", "over")
@@ -144,6 +145,8 @@ class GuildesState(State):
         trick_letter=SHARED,
         drawn=LIST,
         modifiers=LIST,  # entries are never changed in place
+        # resample's layouts of what each player knows, for this very state (hidden.py)
+        layouts=CACHE,
     )
 
     def __init__(self, game: Game, setup: Setup) -> None:
@@ -168,6 +171,7 @@ class GuildesState(State):
         self.trick_log: list[JsonDict] = []
         self.tricks: list[int] = [-1] * n
         self.prev_tricks: list[int] = [-1] * n
+        self.layouts: tuple[GuildesState, int, dict[int, Redraw]] | None = None
         self._begin_round()
 
     # ---- rounds -----------------------------------------------------------------------
