@@ -225,9 +225,31 @@ class Redraw:
         self.by_pile: dict[int, dict[int, list[int]]] = {}  # group -> pile -> positions
         self.deck_at = range(0)  # the deck's positions, one run
         self._collect()
+        self.constrained = bool(self.redistributed or self.unsourced or any(map(any, self.shown)))
+        # each group's cards by guild, and its positions in each pile (for ``Plan``)
+        self.group_cards: dict[int, list[int]] = {}
+        self.group_slots: dict[int, list[int]] = {}
+        # drafted cards that ``_mix`` may exchange: in a group with another position
+        self.mixable: list[int] = []
+        if self.constrained:
+            self._count_groups()
         self.gift_at = [-1] * self.n  # the position of each player's Redistribution card
         self.received = [-1] * self.n
         self.reserved = [zeros() for _ in range(self.n + 1)]  # cards D drew, by pile
+
+    def _count_groups(self) -> None:
+        for gid in sorted(self.members):
+            cards, slots = zeros(), [0] * (self.n + 1)
+            for index in self.members[gid]:
+                cards[self.cards[index]] += 1
+                if self.pile[index] >= 0:
+                    slots[self.pile[index]] += 1
+            self.group_cards[gid], self.group_slots[gid] = cards, slots
+        self.mixable = [
+            i
+            for i, kind in enumerate(self.kind)
+            if kind == SLOT and len(self.members[self.group[i]]) > 1
+        ]
 
     def drawn_into(self, world: GuildesState, rng: Rng) -> Redraw:
         """This layout, to redraw ``world`` (a clone of the state it was read from) with
@@ -372,8 +394,7 @@ class Redraw:
 
     # ---- drawing ----------------------------------------------------------------------
     def run(self) -> None:
-        constrained = self.redistributed or self.unsourced or any(map(any, self.shown))
-        if constrained:
+        if self.constrained:
             self._construct()
             self._mix(MIXING)
         else:
@@ -452,11 +473,7 @@ class Redraw:
     def _mix(self, per_position: int) -> None:
         """Random exchanges inside groups, each keeping every pile's required cards."""
         gifts = set(self.gift_at)
-        movable = [
-            i
-            for i, kind in enumerate(self.kind)
-            if kind == SLOT and i not in gifts and len(self.members[self.group[i]]) > 1
-        ]
+        movable = [i for i in self.mixable if i not in gifts]
         if not movable:
             return
         totals = self._totals()
@@ -581,13 +598,8 @@ class Plan:
         self.rng = redraw.rng
         n = redraw.n
         self.groups = sorted(redraw.members)
-        self.multiset = {gid: zeros() for gid in self.groups}
-        self.slots = {gid: [0] * (n + 1) for gid in self.groups}
-        for gid in self.groups:
-            for index in redraw.members[gid]:
-                self.multiset[gid][redraw.cards[index]] += 1
-                if redraw.pile[index] >= 0:
-                    self.slots[gid][redraw.pile[index]] += 1
+        self.multiset = redraw.group_cards  # read only: the layout's, shared by every plan
+        self.slots = redraw.group_slots
         self.chosen: dict[int, dict[int, list[int]]] = {gid: {} for gid in self.groups}
         self.gift_group = [NO_GROUP] * n  # the group of the card each player gave
         self.gift_guild = [-1] * n
