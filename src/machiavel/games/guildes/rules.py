@@ -380,9 +380,19 @@ class GuildesState(State):
             self.trick_letter = -1
             self._next_trick()
         else:
-            for player in range(self.n):
-                self._discard_hand(player)
+            self._discard_hands()
             self._count()
+
+    def _discard_hands(self) -> None:
+        """Everyone's unplaced cards at once (``_discard_hand`` for each player)."""
+        n = self.n
+        for guild, cards in enumerate(zip(*self.kept, strict=True)):
+            thrown = sum(cards)
+            self.discard[guild] += thrown
+            self.round_adds[guild] += thrown
+        self.hand_discards = self.kept
+        self.kept = [zeros() for _ in range(n)]
+        self.hand_discarded = [True] * n
 
     def _discard_hand(self, player: int) -> None:
         hand = self.kept[player]
