@@ -329,14 +329,18 @@ class GuildesState(State):
         kept_rows, placed_rows, tableaux = self.kept, self.placed_round, self.tableau
         for player, choice in enumerate(self.pending):
             assert choice is not None
-            kept, placed = kept_rows[player], placed_rows[player]
+            kept, placed, tableau = kept_rows[player], placed_rows[player], tableaux[player]
             for guild in choice:
                 kept[guild] -= 1
                 placed[guild] += 1
-            revealed = self._turn_over(player, choice, last) if face_down else list(choice)
-            tableau = tableaux[player]
-            for guild in revealed:
-                tableau[guild] += 1
+                if not face_down:  # shown at once
+                    tableau[guild] += 1
+            if face_down:
+                revealed = self._turn_over(player, choice, last)
+                for guild in revealed:
+                    tableau[guild] += 1
+            else:
+                revealed = list(choice)
             self.last_reveal[player] = revealed
         self.place_done += self.batch
         self.place_steps += 1
