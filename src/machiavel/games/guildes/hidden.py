@@ -60,8 +60,6 @@ def resample(state: GuildesState, player: int, rng: Rng) -> GuildesState:
     future = sorted(state.event_order[state.round + 1 :])
     rng.shuffle(future)
     world.event_order = state.event_order[: state.round + 1] + future
-    # Once the game is over the last round is among the records, but its hidden cards (the
-    # others' Redistribution, G6) are still hidden: they are redrawn like a round going on.
     layout_of(state, player).drawn_into(world, rng).run()
     return world
 
@@ -371,7 +369,7 @@ class Redraw:
                 if holder != p:
                     group = self._segment(self._packet_at(holder, step), step)
                     self._add_run(spelled(packet), PACKET, holder, group)
-        self.deck_at = self._add_run(world.deck[:], DECK, -1, POOL)
+        self.deck_at = self._add_run(world.deck, DECK, -1, POOL)
         self._add_run(spelled(self.free), FREE, -1, POOL)
 
     def _totals(self) -> list[list[int]]:
