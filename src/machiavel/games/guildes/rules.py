@@ -234,12 +234,8 @@ class GuildesState(State):
     def to_move(self) -> tuple[int, ...]:
         return self.waiting
 
-    def _chose(self, player: int, choice: tuple[int, ...]) -> None:
-        """A simultaneous choice is made; once everyone has chosen, all are carried out."""
-        self.pending[player] = choice
-        self.waiting = STILL_WAITING[self.waiting][player]
-        if self.waiting:
-            return
+    def _carry_out_choices(self) -> None:
+        """Everyone has made the simultaneous choice (``_play``): all are carried out."""
         if self.phase == DRAFT:
             self._resolve_draft()
         elif self.phase == REDISTRIBUTE:
@@ -680,8 +676,13 @@ class GuildesState(State):
         numbers = act.SIMPLE[action][1]
         if phase == PLACE and self.seq_first >= 0:
             self._place_in_turn(player, numbers[0])
-        else:
-            self._chose(player, numbers)
+            return
+        # A simultaneous choice, kept face down until everyone has chosen; written here,
+        # not in a function of its own: it is most of the actions of search's play-outs.
+        self.pending[player] = numbers
+        self.waiting = STILL_WAITING[self.waiting][player]
+        if not self.waiting:
+            self._carry_out_choices()
 
     def explain_illegal(self, player: int, action: str) -> str:
         try:
