@@ -30,6 +30,7 @@ finished rounds, which ``known_discard`` reads, and the history are kept as they
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
 from itertools import chain
 from typing import TYPE_CHECKING, TypeVar
 
@@ -177,6 +178,25 @@ def shuffle(rng: Rng, items: list[T]) -> None:
             other = draw % bound
             items[last], items[other] = items[other], items[last]
             last -= 1
+
+
+def small_draws(rng: Rng) -> Iterator[int]:
+    """Uniform 16-bit numbers, four from each of ``rng``'s 64-bit draws, without end."""
+    while True:
+        word = rng.next_u64()
+        for _ in range(4):
+            yield word & (CHUNK - 1)
+            word >>= CHUNK_BITS
+
+
+def below(draws: Iterator[int], bound: int) -> int:
+    """A number in ``range(bound)``, all equally likely (``bound`` up to 2**16): drawn
+    again at or above the largest multiple of ``bound``, as ``shuffle`` does."""
+    limit = CHUNK - CHUNK % bound
+    for draw in draws:
+        if draw < limit:
+            return draw % bound
+    raise AssertionError("small_draws never ends")  # pragma: no cover
 
 
 def spelled(cards: list[int]) -> list[int]:
@@ -480,9 +500,11 @@ class Redraw:
             for shown, reserved in zip(self.shown, self.reserved, strict=True)
         ]
         cards, pile = self.cards, self.pile
+        draws = small_draws(self.rng)  # two numbers an exchange: half a generator draw
         for _ in range(per_position * len(movable)):
-            i = self.rng.choice(movable)
-            j = self.rng.choice(self.members[self.group[i]])
+            i = movable[below(draws, len(movable))]
+            members = self.members[self.group[i]]
+            j = members[below(draws, len(members))]
             x, y = cards[i], cards[j]
             if x == y or j in gifts:
                 continue
