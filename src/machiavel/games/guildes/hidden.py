@@ -249,6 +249,7 @@ class Redraw:
         self.group_slots: dict[int, list[int]] = {}
         # drafted cards that ``_mix`` may exchange: in a group with another position
         self.mixable: list[int] = []
+        self.piles_in_order: dict[int, list[tuple[int, list[int]]]] = {}  # for ``_deal``
         if self.constrained:
             self._count_groups()
         self.gift_at = [-1] * self.n  # the position of each player's Redistribution card
@@ -263,6 +264,7 @@ class Redraw:
                 if self.pile[index] >= 0:
                     slots[self.pile[index]] += 1
             self.group_cards[gid], self.group_slots[gid] = cards, slots
+            self.piles_in_order[gid] = sorted(self.by_pile[gid].items())
         self.mixable = [
             i
             for i, kind in enumerate(self.kind)
@@ -448,16 +450,17 @@ class Redraw:
 
     def _deal(self, plan: Plan) -> None:
         """Deal each group: the planned cards to their piles, the rest at random."""
-        gift_guild = plan.gift_guild
+        gift_guild, positions = plan.gift_guild, self.cards
         for gid in self.members:
+            chosen = plan.chosen[gid]
             rest = plan.multiset[gid][:]
-            for cards in plan.chosen[gid].values():
+            for cards in chosen.values():
                 for g in cards:
                     rest[g] -= 1
             spare = spelled(rest)
             shuffle(self.rng, spare)
-            for key, indices in sorted(self.by_pile[gid].items()):
-                cards = plan.chosen[gid].get(key, [])[:]
+            for key, indices in self.piles_in_order[gid]:
+                cards = chosen.get(key, [])[:]
                 if 0 <= key < self.n and plan.gift_group[key] == gid and gift_guild[key] < 0:
                     gift_guild[key] = spare.pop()  # a card given that no one needed
                     cards.append(gift_guild[key])
@@ -469,7 +472,7 @@ class Redraw:
                 if planned:  # spare cards alone are in random order already
                     shuffle(self.rng, cards)
                 for index, card in zip(indices, cards, strict=True):
-                    self.cards[index] = card
+                    positions[index] = card
         self._place_gifts(plan)
         for owner, card in plan.reserved:
             self.reserved[owner][card] += 1
