@@ -16,10 +16,9 @@ def share_places(cards: Sequence[int], places: Sequence[int]) -> list[int]:
     ``i .. i+n-1`` that exist (floor of the sum over ``n``); the next group reaches ``i+n``.
     """
     votes = [0] * len(cards)
-    ranked = sorted((c for c in set(cards) if c > 0), reverse=True)
-    place = 0
-    for count in ranked:
-        if place >= len(places):
+    place, last = 0, len(places)
+    for count in sorted(set(cards), reverse=True):
+        if count <= 0 or place >= last:
             break
         group = [player for player, c in enumerate(cards) if c == count]
         share = sum(places[place : place + len(group)]) // len(group)
@@ -27,6 +26,23 @@ def share_places(cards: Sequence[int], places: Sequence[int]) -> list[int]:
             votes[player] = share
         place += len(group)
     return votes
+
+
+def share_of(cards: Sequence[int], places: Sequence[int], player: int) -> int:
+    """``share_places(cards, places)[player]`` alone: the players ahead of ``player`` (more
+    cards) reach the first places, so its group starts at the place their number gives."""
+    mine = cards[player]
+    if mine <= 0:
+        return 0
+    ahead = tied = 0
+    for count in cards:
+        if count > mine:
+            ahead += 1
+        elif count == mine:
+            tied += 1
+    if ahead >= len(places):
+        return 0
+    return sum(places[ahead : ahead + tied]) // tied
 
 
 def without_ties(cards: Sequence[int]) -> list[int]:
@@ -57,13 +73,37 @@ def count_votes(
     ``tableaux[p][g]`` is how many cards of guild ``g`` player ``p`` has, as counted.
     """
     totals = [0] * len(tableaux)
-    for guild in range(GUILD_COUNT):
-        cards = [tableau[guild] for tableau in tableaux]
-        if not any(cards):
-            continue
-        for player, votes in enumerate(guild_votes(round_index, guild, cards, ignore_ties)):
-            totals[player] += votes
+    places = PLACES[round_index]
+    for guild, cards in enumerate(zip(*tableaux, strict=True)):
+        if guild == MILICE:
+            for player, count in enumerate(cards):
+                totals[player] += MILICE_VOTES * count
+        else:
+            add_shares(totals, without_ties(cards) if ignore_ties else cards, places[guild])
     return totals
+
+
+def add_shares(totals: list[int], cards: Sequence[int], places: Sequence[int]) -> None:
+    """``share_places(cards, places)`` added to ``totals``, with no list made per guild:
+    the search plays three counts a game."""
+    place, last = 0, len(places)
+    if last == 1:  # round 1: only the most cards score
+        top = max(cards)
+        if top > 0:
+            share = places[0] // cards.count(top)
+            for player, held in enumerate(cards):
+                if held == top:
+                    totals[player] += share
+        return
+    for count in sorted(set(cards), reverse=True):
+        if count <= 0 or place >= last:
+            return
+        tied = cards.count(count)
+        share = sum(places[place : place + tied]) // tied
+        for player, held in enumerate(cards):
+            if held == count:
+                totals[player] += share
+        place += tied
 
 
 def ranking(cards: Sequence[int]) -> list[int | None]:

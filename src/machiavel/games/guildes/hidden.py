@@ -29,7 +29,10 @@ finished rounds, which ``known_discard`` reads, and the history are kept as they
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import copy
+from collections.abc import Iterator
+from itertools import chain
+from typing import TYPE_CHECKING, TypeVar
 
 from machiavel.core.contract import JsonDict
 from machiavel.core.rng import Rng
@@ -39,6 +42,7 @@ from machiavel.games.guildes.rules import DRAFT, OVER, PLACE, REDISTRIBUTE, zero
 if TYPE_CHECKING:
     from machiavel.games.guildes.rules import GuildesState
 
+T = TypeVar("T")
 POOL = -1
 NO_GROUP = -2  # an option taking no card from a group: the observer's Redistribution card
 SLOT, PACKET, DECK, FREE = range(4)
@@ -57,11 +61,27 @@ def resample(state: GuildesState, player: int, rng: Rng) -> GuildesState:
     future = sorted(state.event_order[state.round + 1 :])
     rng.shuffle(future)
     world.event_order = state.event_order[: state.round + 1] + future
-    # Once the game is over the last round is among the records, but its hidden cards (the
-    # others' Redistribution, G6) are still hidden: they are redrawn like a round going on.
-    earlier = state.records[:-1] if state.phase == OVER else state.records
-    Redraw(world, player, discard_known_from(earlier, player), rng).run()
+    layout_of(state, player).drawn_into(world, rng).run()
     return world
+
+
+def layout_of(state: GuildesState, player: int) -> Redraw:
+    """What ``player`` knows of ``state``, as ``Redraw`` lays it out: read once per state
+    and player, since search draws thousands of worlds from one state. A state changes
+    only by its actions (the contract), so its identity and history length tell whether
+    the layout kept is still its own; a clone shares the field but is not its owner."""
+    kept = state.layouts
+    if kept is None or kept[0] is not state or kept[1] != len(state.history):
+        kept = (state, len(state.history), {})
+        state.layouts = kept
+    layouts = kept[2]
+    layout = layouts.get(player)
+    if layout is None:
+        # Once the game is over the last round is among the records, but its hidden cards
+        # (the others' Redistribution, G6) are still hidden: redrawn like a round going on.
+        earlier = state.records[:-1] if state.phase == OVER else state.records
+        layout = layouts[player] = Redraw(state, player, discard_known_from(earlier, player))
+    return layout
 
 
 def known_kept_by_others(log: list[list[int]], direction: int, player: int) -> list[int]:
@@ -133,6 +153,57 @@ def discard_known_from(records: list[JsonDict], player: int) -> list[int]:
     return known
 
 
+CHUNK_BITS = 16  # a 64-bit draw of the generator gives four numbers below 2**16
+CHUNK = 1 << CHUNK_BITS
+
+
+def shuffle(rng: Rng, items: list[T]) -> None:
+    """A uniform shuffle (Fisher-Yates), each index drawn from 16 bits of one of ``rng``'s
+    64-bit draws: four indices a draw instead of one, and a resample shuffles a hundred
+    cards. A 16-bit number at or above the largest multiple of the bound is drawn again,
+    so every index is exactly as likely. Draws nothing for fewer than two items."""
+    if len(items) > CHUNK:  # pragma: no cover - a resample holds at most 110 cards
+        rng.shuffle(items)
+        return
+    word = bits = 0
+    last = len(items) - 1
+    while last > 0:
+        if bits < CHUNK_BITS:
+            word, bits = rng.next_u64(), 64
+        draw = word & (CHUNK - 1)
+        word >>= CHUNK_BITS
+        bits -= CHUNK_BITS
+        bound = last + 1
+        if draw < CHUNK - CHUNK % bound:
+            other = draw % bound
+            items[last], items[other] = items[other], items[last]
+            last -= 1
+
+
+def small_draws(rng: Rng) -> Iterator[int]:
+    """Uniform 16-bit numbers, four from each of ``rng``'s 64-bit draws, without end."""
+    while True:
+        word = rng.next_u64()
+        for _ in range(4):
+            yield word & (CHUNK - 1)
+            word >>= CHUNK_BITS
+
+
+def below(draws: Iterator[int], bound: int) -> int:
+    """A number in ``range(bound)``, all equally likely (``bound`` up to 2**16): drawn
+    again at or above the largest multiple of ``bound``, as ``shuffle`` does."""
+    limit = CHUNK - CHUNK % bound
+    for draw in draws:
+        if draw < limit:
+            return draw % bound
+    raise AssertionError("small_draws never ends")  # pragma: no cover
+
+
+def spelled(cards: list[int]) -> list[int]:
+    """Counts by guild as one card after another, in guild order."""
+    return [g for g in GUILDS for _ in range(cards[g])]
+
+
 class Redraw:
     """The hidden cards of the world as positions, each in a group it may not leave.
 
@@ -145,8 +216,10 @@ class Redraw:
     the discard pile, which may have to hold a card D drew.
     """
 
-    def __init__(self, world: GuildesState, player: int, known: list[int], rng: Rng) -> None:
-        self.world, self.player, self.rng = world, player, rng
+    rng: Rng  # given by ``drawn_into``: laying out draws nothing
+
+    def __init__(self, world: GuildesState, player: int, known: list[int]) -> None:
+        self.world, self.player = world, player
         self.n = world.n
         self.free_pile = world.n
         self.others = [q for q in range(world.n) if q != player]
@@ -166,13 +239,48 @@ class Redraw:
         self.pile: list[int] = []
         self.where: list[int] = []
         self.group: list[int] = []
+        self.members: dict[int, list[int]] = {}  # group -> its positions, in order
+        self.by_pile: dict[int, dict[int, list[int]]] = {}  # group -> pile -> positions
+        self.deck_at = range(0)  # the deck's positions, one run
         self._collect()
-        self.members: dict[int, list[int]] = {}
-        for index, group in enumerate(self.group):
-            self.members.setdefault(group, []).append(index)
+        self.constrained = bool(self.redistributed or self.unsourced or any(map(any, self.shown)))
+        # each group's cards by guild, and its positions in each pile (for ``Plan``)
+        self.group_cards: dict[int, list[int]] = {}
+        self.group_slots: dict[int, list[int]] = {}
+        # drafted cards that ``_mix`` may exchange: in a group with another position
+        self.mixable: list[int] = []
+        self.piles_in_order: dict[int, list[tuple[int, list[int]]]] = {}  # for ``_deal``
+        if self.constrained:
+            self._count_groups()
         self.gift_at = [-1] * self.n  # the position of each player's Redistribution card
         self.received = [-1] * self.n
         self.reserved = [zeros() for _ in range(self.n + 1)]  # cards D drew, by pile
+
+    def _count_groups(self) -> None:
+        for gid in sorted(self.members):
+            cards, slots = zeros(), [0] * (self.n + 1)
+            for index in self.members[gid]:
+                cards[self.cards[index]] += 1
+                if self.pile[index] >= 0:
+                    slots[self.pile[index]] += 1
+            self.group_cards[gid], self.group_slots[gid] = cards, slots
+            self.piles_in_order[gid] = sorted(self.by_pile[gid].items())
+        self.mixable = [
+            i
+            for i, kind in enumerate(self.kind)
+            if kind == SLOT and len(self.members[self.group[i]]) > 1
+        ]
+
+    def drawn_into(self, world: GuildesState, rng: Rng) -> Redraw:
+        """This layout, to redraw ``world`` (a clone of the state it was read from) with
+        ``rng``: what a draw changes is new, the rest (read only) is shared."""
+        redraw = copy.copy(self)
+        redraw.world, redraw.rng = world, rng
+        redraw.cards = self.cards[:]
+        redraw.gift_at = [-1] * self.n
+        redraw.received = [-1] * self.n
+        redraw.reserved = [zeros() for _ in range(self.n + 1)]
+        return redraw
 
     # ---- what the observer knows of the round, beyond the drafting -----------------------
     def _shown_by(self, q: int) -> list[int]:
@@ -236,12 +344,31 @@ class Redraw:
 
     # ---- positions --------------------------------------------------------------------
     def _add(self, card: int, kind: int, owner: int, where: int, group: int) -> None:
+        index = len(self.cards)
+        pile = owner if kind == SLOT else self.free_pile if kind == FREE else -1
+        self.members.setdefault(group, []).append(index)
+        self.by_pile.setdefault(group, {}).setdefault(pile, []).append(index)
         self.cards.append(card)
         self.kind.append(kind)
         self.owner.append(owner)
-        self.pile.append(owner if kind == SLOT else self.free_pile if kind == FREE else -1)
+        self.pile.append(pile)
         self.where.append(where)
         self.group.append(group)
+
+    def _add_run(self, cards: list[int], kind: int, owner: int, group: int) -> range:
+        """``_add`` for many cards of one kind, owner and group at once (not slots): the
+        deck alone is most of the positions."""
+        start, count = len(self.cards), len(cards)
+        pile = self.free_pile if kind == FREE else -1
+        self.members.setdefault(group, []).extend(range(start, start + count))
+        self.by_pile.setdefault(group, {}).setdefault(pile, []).extend(range(start, start + count))
+        self.cards += cards
+        self.kind += [kind] * count
+        self.owner += [owner] * count
+        self.pile += [pile] * count
+        self.where += [0] * count
+        self.group += [group] * count
+        return range(start, start + count)
 
     def _segment(self, packet: int, step: int) -> int:
         """The group of a card a packet held at ``step``: a segment, or the pool."""
@@ -263,31 +390,31 @@ class Redraw:
             for holder, packet in enumerate(world.packets):
                 if holder != p:
                     group = self._segment(self._packet_at(holder, step), step)
-                    for g in GUILDS:
-                        for _ in range(packet[g]):
-                            self._add(g, PACKET, holder, 0, group)
-        for card in world.deck:
-            self._add(card, DECK, -1, 0, POOL)
-        for g in GUILDS:
-            for _ in range(self.free[g]):
-                self._add(g, FREE, -1, 0, POOL)
+                    self._add_run(spelled(packet), PACKET, holder, group)
+        self.deck_at = self._add_run(world.deck, DECK, -1, POOL)
+        self._add_run(spelled(self.free), FREE, -1, POOL)
 
     def _totals(self) -> list[list[int]]:
         """What each pile holds now: drafted cards less the card given plus the one received."""
         totals = [zeros() for _ in range(self.n + 1)]
-        for index, pile in enumerate(self.pile):
+        cards, piles = self.cards, self.pile
+        for index in self._beside_deck():
+            pile = piles[index]
             if pile >= 0:
-                totals[pile][self.cards[index]] += 1
+                totals[pile][cards[index]] += 1
         for q in self.others:
             if self.gift_at[q] >= 0:
                 totals[q][self.cards[self.gift_at[q]]] -= 1
                 totals[q][self.received[q]] += 1
         return totals
 
+    def _beside_deck(self) -> chain[int]:
+        """Every position but the deck's (most of them, and in no pile)."""
+        return chain(range(self.deck_at.start), range(self.deck_at.stop, len(self.cards)))
+
     # ---- drawing ----------------------------------------------------------------------
     def run(self) -> None:
-        constrained = self.redistributed or self.unsourced or any(map(any, self.shown))
-        if constrained:
+        if self.constrained:
             self._construct()
             self._mix(MIXING)
         else:
@@ -295,11 +422,12 @@ class Redraw:
         self._write_back()
 
     def _shuffle_groups(self) -> None:
+        positions = self.cards
         for members in self.members.values():
-            cards = sorted(self.cards[i] for i in members)
-            self.rng.shuffle(cards)
+            cards = sorted(map(positions.__getitem__, members))  # what the truth holds, no more
+            shuffle(self.rng, cards)
             for index, card in zip(members, cards, strict=True):
-                self.cards[index] = card
+                positions[index] = card
 
     def _construct(self) -> None:
         """A random assignment meeting everything the observer saw, from that alone.
@@ -322,27 +450,29 @@ class Redraw:
 
     def _deal(self, plan: Plan) -> None:
         """Deal each group: the planned cards to their piles, the rest at random."""
-        gift_guild = plan.gift_guild
-        for gid, members in self.members.items():
+        gift_guild, positions = plan.gift_guild, self.cards
+        for gid in self.members:
+            chosen = plan.chosen[gid]
             rest = plan.multiset[gid][:]
-            for cards in plan.chosen[gid].values():
+            for cards in chosen.values():
                 for g in cards:
                     rest[g] -= 1
-            spare = [g for g in GUILDS for _ in range(rest[g])]
-            self.rng.shuffle(spare)
-            by_pile: dict[int, list[int]] = {}
-            for index in members:
-                by_pile.setdefault(self.pile[index], []).append(index)
-            for key, indices in sorted(by_pile.items()):
-                cards = plan.chosen[gid].get(key, [])[:]
+            spare = spelled(rest)
+            shuffle(self.rng, spare)
+            for key, indices in self.piles_in_order[gid]:
+                cards = chosen.get(key, [])[:]
                 if 0 <= key < self.n and plan.gift_group[key] == gid and gift_guild[key] < 0:
                     gift_guild[key] = spare.pop()  # a card given that no one needed
                     cards.append(gift_guild[key])
-                while len(cards) < len(indices):
-                    cards.append(spare.pop())
-                self.rng.shuffle(cards)
+                planned = len(cards)
+                taken = len(indices) - planned
+                if taken:  # the last of the shuffled spare cards, as popped one by one
+                    cards += spare[: -taken - 1 : -1]
+                    del spare[-taken:]
+                if planned:  # spare cards alone are in random order already
+                    shuffle(self.rng, cards)
                 for index, card in zip(indices, cards, strict=True):
-                    self.cards[index] = card
+                    positions[index] = card
         self._place_gifts(plan)
         for owner, card in plan.reserved:
             self.reserved[owner][card] += 1
@@ -364,11 +494,7 @@ class Redraw:
     def _mix(self, per_position: int) -> None:
         """Random exchanges inside groups, each keeping every pile's required cards."""
         gifts = set(self.gift_at)
-        movable = [
-            i
-            for i, kind in enumerate(self.kind)
-            if kind == SLOT and i not in gifts and len(self.members[self.group[i]]) > 1
-        ]
+        movable = [i for i in self.mixable if i not in gifts]
         if not movable:
             return
         totals = self._totals()
@@ -377,9 +503,11 @@ class Redraw:
             for shown, reserved in zip(self.shown, self.reserved, strict=True)
         ]
         cards, pile = self.cards, self.pile
+        draws = small_draws(self.rng)  # two numbers an exchange: half a generator draw
         for _ in range(per_position * len(movable)):
-            i = self.rng.choice(movable)
-            j = self.rng.choice(self.members[self.group[i]])
+            i = movable[below(draws, len(movable))]
+            members = self.members[self.group[i]]
+            j = members[below(draws, len(members))]
             x, y = cards[i], cards[j]
             if x == y or j in gifts:
                 continue
@@ -399,21 +527,20 @@ class Redraw:
         world, n = self.world, self.n
         log = [row[:] for row in world.draft_log]
         packets = [zeros() for _ in range(n)]
-        deck: list[int] = []
+        deck = self.cards[self.deck_at.start : self.deck_at.stop]
         free = zeros()
-        for index, card in enumerate(self.cards):
-            kind = self.kind[index]
+        cards, kinds, owners = self.cards, self.kind, self.owner
+        for index in self._beside_deck():
+            kind, card = kinds[index], cards[index]
             if kind == SLOT:
-                log[self.where[index]][self.owner[index]] = card
+                log[self.where[index]][owners[index]] = card
             elif kind == PACKET:
-                packets[self.owner[index]][card] += 1
-            elif kind == DECK:
-                deck.append(card)
+                packets[owners[index]][card] += 1
             else:
                 free[card] += 1
         world.draft_log = log
-        deck.sort()
-        self.rng.shuffle(deck)
+        # Already in random order: the deck's positions are dealt at random with the pool
+        # (a shuffle, or ``_deal``'s), and ``_mix`` treats them all alike.
         world.deck = deck
         totals = self._totals()
         old_discards = [world.hand_discards[q] for q in self.others]
@@ -477,7 +604,7 @@ class Redraw:
     def _pick(self, cards: list[int], how_many: int) -> list[int]:
         """``how_many`` cards drawn at random from the counts ``cards`` (left unchanged)."""
         pile = [g for g in GUILDS for _ in range(cards[g])]
-        self.rng.shuffle(pile)
+        shuffle(self.rng, pile)
         return pile[:how_many]
 
 
@@ -494,13 +621,8 @@ class Plan:
         self.rng = redraw.rng
         n = redraw.n
         self.groups = sorted(redraw.members)
-        self.multiset = {gid: zeros() for gid in self.groups}
-        self.slots = {gid: [0] * (n + 1) for gid in self.groups}
-        for gid in self.groups:
-            for index in redraw.members[gid]:
-                self.multiset[gid][redraw.cards[index]] += 1
-                if redraw.pile[index] >= 0:
-                    self.slots[gid][redraw.pile[index]] += 1
+        self.multiset = redraw.group_cards  # read only: the layout's, shared by every plan
+        self.slots = redraw.group_slots
         self.chosen: dict[int, dict[int, list[int]]] = {gid: {} for gid in self.groups}
         self.gift_group = [NO_GROUP] * n  # the group of the card each player gave
         self.gift_guild = [-1] * n
@@ -526,7 +648,7 @@ class Plan:
         if redraw.redistributed:
             self._kind(world.red_in[p], self._observer_gift_options(), False, 1)
         order = list(range(len(self.kinds)))
-        self.rng.shuffle(order)
+        shuffle(self.rng, order)
         order.sort(key=lambda k: (len(self.kinds[k][1]), -self.counts[k]))
         self.kinds = [self.kinds[k] for k in order]
         self.counts = [self.counts[k] for k in order]
@@ -550,8 +672,8 @@ class Plan:
                     received += [(gid, giver, giver, q) for gid in self._in_group(giver, guild)]
             if redraw.world.red_out[p] == guild:
                 received.append((NO_GROUP, -1, p, q))
-        self.rng.shuffle(own)
-        self.rng.shuffle(received)
+        shuffle(self.rng, own)
+        shuffle(self.rng, received)
         return own + received
 
     def _pile_options(self, card: int) -> list[Option]:
@@ -562,7 +684,7 @@ class Plan:
             options.append((POOL, redraw.free_pile, -1, -1))
         for q in redraw.discarded_before_draw():
             options += self._kept_options(q, card)
-        self.rng.shuffle(options)
+        shuffle(self.rng, options)
         return options
 
     def _observer_gift_options(self) -> list[Option]:
@@ -577,7 +699,7 @@ class Plan:
         ]
         if world.red_out[p] == guild:
             options.append((NO_GROUP, -1, p, p))
-        self.rng.shuffle(options)
+        shuffle(self.rng, options)
         return options
 
     def search(self, budget: int | None) -> bool:
@@ -616,7 +738,7 @@ class Plan:
             return
         givers = [a for a in range(self.redraw.n) if search.give[a]]
         receivers = [q for q in range(self.redraw.n) if search.recv[q]]
-        self.rng.shuffle(receivers)
+        shuffle(self.rng, receivers)
         for giver, receiver in zip(givers, receivers, strict=True):
             gid = NO_GROUP
             if giver != self.redraw.player:  # a card no one needed: any drafted card

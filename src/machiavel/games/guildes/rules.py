@@ -12,10 +12,11 @@ Tordu cards in letter order (G7), then the count (G4).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain, combinations, compress
 from typing import TYPE_CHECKING
 
 from machiavel.core.contract import JsonDict, Setup, State
-from machiavel.core.fields import DERIVED_LIST, LIST, RNG, ROWS, SETTING, SHARED, StateFields
+from machiavel.core.fields import CACHE, LIST, RNG, ROWS, SETTING, SHARED, StateFields
 from machiavel.core.rng import Rng
 from machiavel.games.guildes import actions as act
 from machiavel.games.guildes.count import count_details, count_votes
@@ -49,11 +50,29 @@ from machiavel.games.guildes.words import describe as describe_action
 
 if TYPE_CHECKING:
     from machiavel.core.contract import Game
+    from machiavel.games.guildes.hidden import Redraw
 
 DRAFT, REDISTRIBUTE, PLACE, TRICKS, OVER = range(5)
 PHASE_NAMES = ("draft", "redistribute", "place", "tricks", "over")
 ROUNDS = 3
 GUILDS = range(GUILD_COUNT)
+EVERYONE = {n: tuple(range(n)) for n in range(1, 7)}  # who chooses at a simultaneous step
+
+
+def combinations_by_size(players: range) -> chain[tuple[int, ...]]:
+    """Every set of ``players`` as a sorted tuple, the empty one included."""
+    return chain.from_iterable(combinations(players, size) for size in range(len(players) + 1))
+
+
+def _without_each(waiting: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
+    return {player: tuple(q for q in waiting if q != player) for player in waiting}
+
+
+# Who still has to choose once ``player`` has: STILL_WAITING[waiting][player], for every
+# set of players (up to 6) in order, so that a choice makes no tuple.
+STILL_WAITING = {
+    waiting: _without_each(waiting) for waiting in combinations_by_size(range(max(EVERYONE)))
+}
 
 
 def zeros() -> list[int]:
@@ -120,15 +139,14 @@ class GuildesState(State):
         records=LIST,
         scores_=LIST,
         counts_log=LIST,
-        # Each count guild by guild (count.count_details), for the views: derived from
-        # counts_log, so not saved; an entry is never changed once written.
-        count_details=DERIVED_LIST,
         trick_log=LIST,
         tricks=LIST,
         prev_tricks=LIST,
         trick_letter=SHARED,
         drawn=LIST,
         modifiers=LIST,  # entries are never changed in place
+        # resample's layouts of what each player knows, for this very state (hidden.py)
+        layouts=CACHE,
     )
 
     def __init__(self, game: Game, setup: Setup) -> None:
@@ -149,11 +167,11 @@ class GuildesState(State):
         self.discard = zeros()
         self.scores_: list[float] = [0] * n
         self.counts_log: list[JsonDict] = []
-        self.count_details: list[JsonDict] = []
         self.records: list[JsonDict] = []
         self.trick_log: list[JsonDict] = []
         self.tricks: list[int] = [-1] * n
         self.prev_tricks: list[int] = [-1] * n
+        self.layouts: tuple[GuildesState, int, dict[int, Redraw]] | None = None
         self._begin_round()
 
     # ---- rounds -----------------------------------------------------------------------
@@ -200,7 +218,7 @@ class GuildesState(State):
         if self.tricks_on:
             self._deal_tricks()
         self.phase = DRAFT
-        self.waiting: tuple[int, ...] = tuple(range(n))
+        self.waiting: tuple[int, ...] = EVERYONE[n]
 
     def _deal_tricks(self) -> None:
         """G7: one Coup Tordu card each, never the one a player had last round; no I at 3."""
@@ -216,13 +234,8 @@ class GuildesState(State):
     def to_move(self) -> tuple[int, ...]:
         return self.waiting
 
-    def _chose(self, player: int) -> None:
-        """A simultaneous choice is made; once everyone has chosen, all are carried out."""
-        waiting = self.waiting
-        at = waiting.index(player)
-        self.waiting = waiting[:at] + waiting[at + 1 :]
-        if self.waiting:
-            return
+    def _carry_out_choices(self) -> None:
+        """Everyone has made the simultaneous choice (``_play``): all are carried out."""
         if self.phase == DRAFT:
             self._resolve_draft()
         elif self.phase == REDISTRIBUTE:
@@ -236,31 +249,33 @@ class GuildesState(State):
         self._keep_all(step)
         self._pass_packets()
         if self.packet_size == 1:  # the last card of each hand is simply kept
-            self._keep_all([guilds_in(packet)[0] for packet in self.packets])
+            self._keep_all([packet.index(1) for packet in self.packets])
         self.pending = [None] * self.n
         if self.packet_size == 0:
             self._end_draft()
         else:
-            self.waiting = tuple(range(self.n))
+            self.waiting = EVERYONE[self.n]
 
     def _keep_all(self, step: list[int]) -> None:
+        packets, kept = self.packets, self.kept
         for player, guild in enumerate(step):
-            self.packets[player][guild] -= 1
-            self.kept[player][guild] += 1
+            packets[player][guild] -= 1
+            kept[player][guild] += 1
         self.draft_log.append(step)
         self.packet_size -= 1
 
     def _pass_packets(self) -> None:
-        n, direction = self.n, self.direction
-        passed: list[list[int]] = [[] for _ in range(n)]
-        for player, packet in enumerate(self.packets):
-            passed[(player + direction) % n] = packet
-        self.packets = passed
+        """Player ``p``'s packet goes to ``p + direction``: a rotation of the list."""
+        packets = self.packets
+        if self.direction == 1:
+            self.packets = packets[-1:] + packets[:-1]
+        else:
+            self.packets = packets[1:] + packets[:1]
 
     def _end_draft(self) -> None:
         if self.event_in_effect(REDISTRIBUTION):
             self.phase = REDISTRIBUTE
-            self.waiting = tuple(range(self.n))
+            self.waiting = EVERYONE[self.n]
         else:
             self._start_placing()
 
@@ -289,7 +304,7 @@ class GuildesState(State):
             self.waiting = (self.seq_first,)
         else:
             self.batch = self._batch_size()
-            self.waiting = tuple(range(self.n))
+            self.waiting = EVERYONE[self.n]
 
     def _batch_size(self) -> int:
         """Cards each player places at this step: 1, or 2-1-2... with 'Pose d'une ou deux'.
@@ -307,24 +322,21 @@ class GuildesState(State):
     def _resolve_placing(self) -> None:
         face_down = self.event_in_effect(FACE_DOWN)
         last = self.place_done + self.batch >= self.place_total
+        kept_rows, placed_rows, tableaux = self.kept, self.placed_round, self.tableau
         for player, choice in enumerate(self.pending):
             assert choice is not None
-            kept, placed = self.kept[player], self.placed_round[player]
+            kept, placed, tableau = kept_rows[player], placed_rows[player], tableaux[player]
             for guild in choice:
                 kept[guild] -= 1
                 placed[guild] += 1
-            if face_down:  # the previous card is revealed, this one stays face down
-                revealed = self.face_down[player]
-                if last:
-                    revealed = revealed + list(choice)
-                    self.face_down[player] = []
-                else:
-                    self.face_down[player] = list(choice)
+                if not face_down:  # shown at once
+                    tableau[guild] += 1
+            if face_down:
+                revealed = self._turn_over(player, choice, last)
+                for guild in revealed:
+                    tableau[guild] += 1
             else:
                 revealed = list(choice)
-            tableau = self.tableau[player]
-            for guild in revealed:
-                tableau[guild] += 1
             self.last_reveal[player] = revealed
         self.place_done += self.batch
         self.place_steps += 1
@@ -333,7 +345,17 @@ class GuildesState(State):
             self._end_placing()
         else:
             self.batch = self._batch_size()
-            self.waiting = tuple(range(self.n))
+            self.waiting = EVERYONE[self.n]
+
+    def _turn_over(self, player: int, choice: tuple[int, ...], last: bool) -> list[int]:
+        """Event 'face down': the previous card is revealed, this one stays face down (all
+        revealed at the last step); returns the cards revealed now."""
+        revealed = self.face_down[player]
+        if last:
+            self.face_down[player] = []
+            return revealed + list(choice)
+        self.face_down[player] = list(choice)
+        return revealed
 
     def _place_in_turn(self, player: int, guild: int) -> None:
         """Event 'Plus de pose simultanée': each in turn, the card shown at once."""
@@ -358,9 +380,19 @@ class GuildesState(State):
             self.trick_letter = -1
             self._next_trick()
         else:
-            for player in range(self.n):
-                self._discard_hand(player)
+            self._discard_hands()
             self._count()
+
+    def _discard_hands(self) -> None:
+        """Everyone's unplaced cards at once (``_discard_hand`` for each player)."""
+        n = self.n
+        for guild, cards in enumerate(zip(*self.kept, strict=True)):
+            thrown = sum(cards)
+            self.discard[guild] += thrown
+            self.round_adds[guild] += thrown
+        self.hand_discards = self.kept
+        self.kept = [zeros() for _ in range(n)]
+        self.hand_discarded = [True] * n
 
     def _discard_hand(self, player: int) -> None:
         hand = self.kept[player]
@@ -541,9 +573,6 @@ class GuildesState(State):
         self.counts_log.append(
             {"round": self.round + 1, "tableaux": [named(t) for t in counted], "votes": votes}
         )
-        self.count_details.append(
-            {"ties_ignored": ignore_ties, **count_details(self.round, counted, ignore_ties)}
-        )
         self.records.append(self._round_record())
         self.prev_tricks = list(self.tricks)
         self.modifiers = []
@@ -552,6 +581,16 @@ class GuildesState(State):
             self.waiting = ()
         else:
             self._begin_round()
+
+    def count_detail(self, index: int) -> JsonDict:
+        """Count ``index`` of ``counts_log`` guild by guild (``count.count_details``), for
+        people to read: worked out when asked, since search holds thousands of counts
+        nobody reads."""
+        entry = self.counts_log[index]
+        round_index = entry["round"] - 1
+        counted = [[row.get(name, 0) for name in GUILD_NAMES] for row in entry["tableaux"]]
+        ignore_ties = self.events_on and self.event_order[round_index] == TIES_IGNORED
+        return {"ties_ignored": ignore_ties, **count_details(round_index, counted, ignore_ties)}
 
     def _round_record(self) -> JsonDict:
         """What a finished round leaves for ``resample`` to know what each player saw."""
@@ -609,14 +648,15 @@ class GuildesState(State):
 
     def _legal(self, player: int) -> list[str]:
         phase = self.phase
+        # compress: the action of each guild held (counts are never negative)
         if phase == DRAFT:
-            return [a for a, c in zip(act.KEEP, self.packets[player], strict=True) if c]
+            return list(compress(act.KEEP, self.packets[player]))
         kept = self.kept[player]
         if phase == REDISTRIBUTE:
-            return [a for a, c in zip(act.DISCARD, kept, strict=True) if c]
+            return list(compress(act.DISCARD, kept))
         if phase == PLACE:
             if self.batch == 1:
-                return [a for a, c in zip(act.PLACE, kept, strict=True) if c]
+                return list(compress(act.PLACE, kept))
             held = guilds_in(kept)
             return [
                 act.PLACE_PAIR[a][b]
@@ -627,16 +667,22 @@ class GuildesState(State):
         return self._trick_actions(player)
 
     def _play(self, player: int, action: str) -> None:
-        simple = act.SIMPLE.get(action)
-        verb, numbers = simple if simple is not None else act.parse(action)
         phase = self.phase
         if phase == TRICKS:
+            verb, numbers = act.parse(action)
             self._play_trick(player, verb, numbers, action)
-        elif phase == PLACE and self.seq_first >= 0:
+            return
+        # Drafting, Redistribution and placing take only the simple actions.
+        numbers = act.SIMPLE[action][1]
+        if phase == PLACE and self.seq_first >= 0:
             self._place_in_turn(player, numbers[0])
-        else:
-            self.pending[player] = numbers
-            self._chose(player)
+            return
+        # A simultaneous choice, kept face down until everyone has chosen; written here,
+        # not in a function of its own: it is most of the actions of search's play-outs.
+        self.pending[player] = numbers
+        self.waiting = STILL_WAITING[self.waiting][player]
+        if not self.waiting:
+            self._carry_out_choices()
 
     def explain_illegal(self, player: int, action: str) -> str:
         try:

@@ -153,7 +153,7 @@ def guild_line(
 
 def count_lines(state: GuildesState, language: str) -> list[str]:
     """The count just held: a heading, one line per guild held, the votes and totals."""
-    entry, details = state.counts_log[-1], state.count_details[-1]
+    entry, details = state.counts_log[-1], state.count_detail(-1)
     round_index = entry["round"] - 1
     counted = [[t.get(name, 0) for name in GUILD_NAMES] for t in entry["tableaux"]]
     ignore_ties = bool(details["ties_ignored"])

@@ -68,17 +68,8 @@ def view(state: GuildesState, player: int | None) -> JsonDict:
         },
         "last_reveal": [names(r) for r in state.last_reveal],
         "counts": [
-            {
-                "round": c["round"],
-                "tableaux": [dict(t) for t in c["tableaux"]],
-                "votes": list(c["votes"]),
-                "ties_ignored": d["ties_ignored"],  # the event of that round (G6)
-                "guild_votes": [dict(v) for v in d["guild_votes"]],
-                "places": [dict(p) for p in d["places"]],
-                "tied": [list(t) for t in d["tied"]],
-                "ignored": [list(i) for i in d["ignored"]],
-            }
-            for c, d in zip(state.counts_log, state.count_details, strict=True)
+            count_view(entry, state.count_detail(index))
+            for index, entry in enumerate(state.counts_log)
         ],
     }
     if state.tricks_on:
@@ -86,6 +77,20 @@ def view(state: GuildesState, player: int | None) -> JsonDict:
     if player is not None:
         data.update(private_view(state, player))
     return data
+
+
+def count_view(entry: JsonDict, details: JsonDict) -> JsonDict:
+    """One count held: the tableaux as counted and the votes, then guild by guild."""
+    return {
+        "round": entry["round"],
+        "tableaux": [dict(t) for t in entry["tableaux"]],
+        "votes": list(entry["votes"]),
+        "ties_ignored": details["ties_ignored"],  # the event of that round (G6)
+        "guild_votes": [dict(v) for v in details["guild_votes"]],
+        "places": [dict(p) for p in details["places"]],
+        "tied": [list(t) for t in details["tied"]],
+        "ignored": [list(i) for i in details["ignored"]],
+    }
 
 
 def tricks_view(state: GuildesState) -> JsonDict:
