@@ -107,3 +107,22 @@ def test_play_legal_leaves_the_state_apply_leaves(game_id: str, players: int, se
         trusted.play_legal(player, action)
         assert trusted.to_move == checked.to_move
     assert trusted.to_json() == checked.to_json()
+
+
+@pytest.mark.parametrize(("game_id", "players"), SETUPS)
+@settings(max_examples=4, derandomize=True)
+@given(seed=seeds, limit=st.integers(min_value=1, max_value=400))
+def test_a_games_own_random_playout_plays_what_the_contracts_loop_plays(
+    game_id: str, players: int, seed: int, limit: int
+) -> None:
+    """A game's ``random_playout`` (if it has its own) draws the same numbers and plays
+    the same actions as the contract's loop, from anywhere in a game."""
+    spec = machiavel.game(game_id)
+    start = spec.new(players, seed=seed)
+    State.random_playout(start, Rng(seed), Rng(seed).below(200))  # somewhere in a game
+    own, reference = start.clone(), start.clone()
+    own_rng, reference_rng = Rng(seed + 1), Rng(seed + 1)
+    played = own.random_playout(own_rng, limit)
+    assert played == State.random_playout(reference, reference_rng, limit)
+    assert own.to_json() == reference.to_json()
+    assert own_rng.state == reference_rng.state

@@ -303,6 +303,26 @@ class State(ABC):
         self._legal_cache.clear()
         self._legal_sets.clear()
 
+    def random_playout(self, rng: Rng, limit: int) -> int:
+        """Play uniformly random actions until the game is over or ``limit`` actions are
+        played; return how many were.
+
+        Each step takes a random player among those to move (``rng.choice(to_move)`` when
+        there are several), then ``rng.choice`` of their legal list, and plays it. A game
+        may override this with a faster loop that draws exactly the same numbers and plays
+        exactly the same actions (the conformance suite compares the two): search's random
+        play-outs are most of its time.
+        """
+        played = 0
+        while played < limit:
+            movers = self.to_move
+            if not movers:
+                break
+            player = movers[0] if len(movers) == 1 else rng.choice(movers)
+            self.play_legal(player, rng.choice(self._legal_list(player)))
+            played += 1
+        return played
+
     def legal_list(self, player: int) -> Sequence[str]:
         """``legal_actions(player)`` for a player in ``to_move``, without the copy: the
         state's own list, valid until the next action and never to be changed."""
