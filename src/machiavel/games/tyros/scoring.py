@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from machiavel.games.tyros.board import BOARD, CELL_COUNT
@@ -35,7 +36,7 @@ class ScoreSheet:
         ]
 
 
-def empire_sizes(markers: list[int]) -> list[int]:
+def empire_sizes(markers: Sequence[int]) -> list[int]:
     sizes = [0] * len(COLOURS)
     for colour in markers:
         if colour >= 0:

@@ -1,0 +1,215 @@
+"""What one player knows that the heuristic bot weighs, indexed by cell and colour.
+
+The bot decides on a ``Knowledge``, read either from the player's JSON view (``choose``,
+which sees only a seat) or straight from the state's fields (``choose_in``, for search's
+own worlds, without building and parsing a view). Both readings hold the same values:
+tests/games/tyros/test_tyros_knowledge.py checks it over many positions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from machiavel.core.contract import JsonDict
+from machiavel.games.tyros.board import CELL_COUNT, cell_token
+from machiavel.games.tyros.cards import CARD_NAMES, COLOURS, JOKER, KINDS, Vec
+from machiavel.games.tyros.scoring import empire_sizes, rank_empires
+
+if TYPE_CHECKING:
+    from machiavel.games.tyros.rules import TyrosState
+
+CELL_OF_TOKEN = {cell_token(c): c for c in range(CELL_COUNT)}
+NO_CARDS = (0,) * KINDS
+
+
+@dataclass(eq=False)
+class Knowledge:
+    """One player's facts, read-only: lists may be the state's own."""
+
+    me: int
+    players: int
+    phase: str
+    colour: Sequence[int]  # empire colour of each cell, -1: no marker
+    rank: Sequence[int]  # colour -> 0 (largest) .. 3
+    city: Sequence[int]  # owner of each cell's city, -1: none
+    ships: dict[int, list[int]]  # cell -> owners of its ships, in the view's order
+    hand: Sequence[int]
+    on_board: int  # our ships on the map
+    offers_made: int  # offers made this turn
+    offer: tuple[int, Vec, Vec] | None  # (from, give, ask) while an offer waits
+    known: list[Sequence[int]]  # lower bounds on each player's cards (ours: zeros)
+    score_source: Callable[[], list[float]]  # points are read only when a rule needs them
+    # Derived once per decision: the values every action's valuation looks up.
+    mine_at: list[int] = field(init=False)  # our ships per cell
+    others_at: list[int] = field(init=False)  # the others' ships per cell
+    my_cities_in: list[int] = field(init=False)  # our cities per colour
+    need: list[float] = field(init=False)
+    _scores: list[float] | None = field(init=False, default=None)
+    _leader: int = field(init=False, default=-1)
+    _card_values: dict[tuple[int, ...], float] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        mine = [0] * CELL_COUNT
+        others = [0] * CELL_COUNT
+        for cell, owners in self.ships.items():
+            count = owners.count(self.me)
+            mine[cell] = count
+            others[cell] = len(owners) - count
+        self.mine_at, self.others_at = mine, others
+        self.my_cities_in = [0] * len(COLOURS)
+        for cell, owner in enumerate(self.city):
+            if owner == self.me:
+                self.my_cities_in[self.colour[cell]] += 1
+        self.need = _needs(self)
+
+    def facts(self) -> tuple[object, ...]:
+        """Everything read (not derived), as plain values: the two readings compare equal."""
+        return (
+            self.me,
+            self.players,
+            self.phase,
+            list(self.colour),
+            list(self.rank),
+            list(self.city),
+            list(self.ships.items()),
+            list(self.hand),
+            self.on_board,
+            self.offers_made,
+            self.offer,
+            [list(row) for row in self.known],
+            self.scores,
+        )
+
+    @property
+    def scores(self) -> list[float]:
+        if self._scores is None:
+            self._scores = self.score_source()
+        return self._scores
+
+    def held_alone(self, cell: int) -> bool:
+        return self.mine_at[cell] > 0 and self.others_at[cell] == 0 and self.city[cell] < 0
+
+    def leader(self) -> int:
+        """The best-placed opponent."""
+        if self._leader < 0:
+            scores = self.scores
+            rivals = [p for p in range(self.players) if p != self.me]
+            self._leader = max(rivals, key=lambda p: (scores[p], -p))
+        return self._leader
+
+    def cards_value(self, vec: tuple[int, ...]) -> float:
+        """What these cards are worth to us (remembered: many actions pay alike)."""
+        value = self._card_values.get(vec)
+        if value is None:
+            need = self.need
+            value = sum(need[k] * vec[k] for k in range(KINDS))
+            self._card_values[vec] = value
+        return value
+
+
+def _needs(known: Knowledge) -> list[float]:
+    """How useful a card of each colour is: colours of cells where a city could rise."""
+    need = [0.6] * KINDS
+    for cell in known.ships:  # the view's order: float sums must not change
+        colour = known.colour[cell]
+        if colour >= 0 and known.mine_at[cell] and known.city[cell] < 0:
+            need[colour] += 0.6 if known.others_at[cell] == 0 else 0.2
+    for colour in range(len(COLOURS)):
+        need[colour] += 0.1 * (3 - known.rank[colour])
+    need[JOKER] = max(need[: len(COLOURS)]) + 0.4
+    return need
+
+
+# ---- the two readings -------------------------------------------------------------------
+def from_view(view: JsonDict, me: int) -> Knowledge:
+    colour = [-1] * CELL_COUNT
+    for token, name in view["markers"].items():
+        colour[CELL_OF_TOKEN[token]] = COLOURS.index(name)
+    rank = [0] * len(COLOURS)
+    for empire in view["empires"]:
+        rank[COLOURS.index(empire["colour"])] = empire["rank"] - 1
+    city = [-1] * CELL_COUNT
+    for token, owner in view["cities"].items():
+        city[CELL_OF_TOKEN[token]] = owner
+    ships: dict[int, list[int]] = {}
+    for ship in view["ships"]:
+        ships.setdefault(CELL_OF_TOKEN[ship["cell"]], []).append(ship["owner"])
+    offer = None
+    if view["offer"] is not None:
+        sent = view["offer"]
+        offer = (sent["from"], _vec(sent["give"]), _vec(sent["ask"]))
+    known: list[Sequence[int]] = [
+        NO_CARDS if p == me else _vec(info["known_cards"])
+        for p, info in enumerate(view["player_info"])
+    ]
+    scores = view["scores"]
+    return Knowledge(
+        me=me,
+        players=view["players"],
+        phase=view["phase"],
+        colour=colour,
+        rank=rank,
+        city=city,
+        ships=ships,
+        hand=_vec(view["hand"]),
+        on_board=sum(1 for ship in view["ships"] if ship["owner"] == me),
+        offers_made=view["offers_this_turn"],
+        offer=offer,
+        known=known,
+        score_source=lambda: list(scores),
+    )
+
+
+def from_state(state: TyrosState, me: int) -> Knowledge:
+    """The same facts as ``from_view(state.view(me), me)``, read from the fields ``me`` may
+    see: the board, our own hand, public counts and what we know of the others' cards."""
+    from machiavel.games.tyros.rules import NODE_CELL
+
+    ships: dict[int, list[int]] = {}
+    for owner, nodes in enumerate(state.ships):
+        for node in nodes:
+            cell = NODE_CELL[node]
+            owners = ships.get(cell)
+            if owners is None:
+                ships[cell] = [owner]
+            else:
+                owners.append(owner)
+    offer = None
+    if state.offer is not None:
+        _, give, ask = state.offer
+        offer = (state.current, give, ask)
+    n = state.n
+    known = state.known
+    return Knowledge(
+        me=me,
+        players=n,
+        phase=state.phase,
+        colour=state.markers,
+        rank=empire_ranks(state.markers),
+        city=state.cities,
+        ships=ships,
+        hand=state.hands[me],
+        on_board=len(state.ships[me]),
+        offers_made=state.offers_made,
+        offer=offer,
+        known=[
+            NO_CARDS if p == me else known[(me * n + p) * KINDS : (me * n + p + 1) * KINDS]
+            for p in range(n)
+        ],
+        score_source=lambda: state.scores,
+    )
+
+
+def empire_ranks(markers: Sequence[int]) -> list[int]:
+    """Each colour's place by empire size, 0 for the largest (the view's rank minus one)."""
+    rank = [0] * len(COLOURS)
+    for position, colour in enumerate(rank_empires(empire_sizes(markers))):
+        rank[colour] = position
+    return rank
+
+
+def _vec(cards: JsonDict) -> Vec:
+    counts = [int(cards[name]) for name in CARD_NAMES]
+    return (counts[0], counts[1], counts[2], counts[3], counts[4])
