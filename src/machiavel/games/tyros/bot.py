@@ -112,19 +112,18 @@ class TyrosHeuristicBot:
         return best[0] if len(best) == 1 else self.rng.choice(best)
 
     def _act(self, known: Knowledge, legal: Sequence[str]) -> str:
+        move_value = _move_valuer(known)
         best_action, best_value = "pass", 0.0
-        bank: list[str] = []
-        for action in legal:
+        banks_from = len(legal)
+        for index, action in enumerate(legal):
             verb = action[:4]
-            if verb == "offe" or verb == "pass":
-                break  # the rules list offers and then "pass" last: nothing else follows
-            if verb == "bank":
-                bank.append(action)
-                continue
+            if verb == "bank" or verb == "offe" or verb == "pass":
+                banks_from = index  # the rules list moves, cities, ships, then these
+                break
             if verb == "city":
                 value = _city_value(known, action)
             elif verb == "move":
-                value = _move_value(known, action)
+                value = move_value(action)
             else:
                 value = _ship_value(known, action)
             if value > best_value + 1e-9 or (
@@ -136,11 +135,20 @@ class TyrosHeuristicBot:
         offer = _offer(known, legal)
         if offer is not None:
             return offer
+        bank = _bank_actions(legal, banks_from)
         if bank:  # stuck: swap the cards it needs least, if that is worth it
             choice = self._best(bank, lambda a: _bank_value(known, a))
             if _bank_value(known, choice) > 0:
                 return choice
         return "pass"
+
+
+def _bank_actions(legal: Sequence[str], start: int) -> list[str]:
+    """The bank trades: the block of legal actions from ``start`` (offers follow them)."""
+    end = start
+    while end < len(legal) and legal[end].startswith("bank"):
+        end += 1
+    return list(legal[start:end])
 
 
 def _value_function(known: Knowledge) -> Callable[[str], float]:
@@ -153,12 +161,14 @@ def _value_function(known: Knowledge) -> Callable[[str], float]:
     if phase == "offer":
         return lambda a: 0.0
 
+    move_value = _move_valuer(known)
+
     def act_value(action: str) -> float:
         verb = action[:4]
         if verb == "city":
             return _city_value(known, action)
         if verb == "move":
-            return _move_value(known, action)
+            return move_value(action)
         if verb == "ship":
             return _ship_value(known, action)
         if verb == "bank":
@@ -243,30 +253,54 @@ def _city_value(known: Knowledge, action: str) -> float:
     return value - CARD_COST * paid + 4.0
 
 
-def _move_value(known: Knowledge, action: str) -> float:
-    src, dst, pay, fee = _move_parts(action)
-    value = -known.cards_value(pay) * CARD_COST
-    if fee >= 0:
-        value -= known.need[fee] * CARD_COST
-    if src == dst:
-        return value - 1.0  # only a change of Italy's coast
-    colour = known.colour
-    if known.held_alone(src) and known.mine_at[src] == 1 and colour[src] >= 0:
-        value -= SHIP_POINTS[known.rank[colour[src]]]
-    rank = known.rank[colour[dst]]
+def _move_valuer(known: Knowledge) -> Callable[[str], float]:
+    """Values of moves; what depends only on the cell left or the cell reached is worked
+    out once per decision (and added in the same order, so every sum is unchanged)."""
+    losses: dict[int, int] = {}
+    gains: dict[int, float] = {}
+
+    def value(action: str) -> float:
+        src, dst, pay, fee = _move_parts(action)
+        value = -known.cards_value(pay) * CARD_COST
+        if fee >= 0:
+            value -= known.need[fee] * CARD_COST
+        if src == dst:
+            return value - 1.0  # only a change of Italy's coast
+        loss = losses.get(src)
+        if loss is None:
+            loss = losses[src] = _leaving_loss(known, src)
+        gain = gains.get(dst)
+        if gain is None:
+            gain = gains[dst] = _arrival_gain(known, dst)
+        return value - loss + gain
+
+    return value
+
+
+def _leaving_loss(known: Knowledge, src: int) -> int:
+    """The ship points lost when our only ship leaves a cell it held alone."""
+    colour = known.colour[src]
+    if known.held_alone(src) and known.mine_at[src] == 1 and colour >= 0:
+        return SHIP_POINTS[known.rank[colour]]
+    return 0
+
+
+def _arrival_gain(known: Knowledge, dst: int) -> float:
+    """What a ship reaching ``dst`` brings: a cell held alone, a rival's cell spoilt..."""
+    colour = known.colour[dst]
+    rank = known.rank[colour]
     if known.city[dst] >= 0:
-        return value - 1.0
+        return -1.0
     others = known.others_at[dst]
     if others == 0 and known.mine_at[dst] == 0:
-        value += SHIP_POINTS[rank] + 0.6 * known.hand[colour[dst]]
-    elif others == 0:
-        value += 1.0 if known.hand[colour[dst]] >= 3 else -0.5
-    else:
-        owners = known.ships[dst]
-        rival = next(o for o in owners if o != known.me)
-        spoil = SHIP_POINTS[rank] * (1.2 if rival == known.leader() else 0.8)
-        value += spoil if others == len(owners) else -1.0
-    return value
+        return SHIP_POINTS[rank] + 0.6 * known.hand[colour]
+    if others == 0:
+        return 1.0 if known.hand[colour] >= 3 else -0.5
+    owners = known.ships[dst]
+    if others != len(owners):
+        return -1.0
+    rival = next(o for o in owners if o != known.me)
+    return SHIP_POINTS[rank] * (1.2 if rival == known.leader() else 0.8)
 
 
 def _ship_value(known: Knowledge, action: str) -> float:

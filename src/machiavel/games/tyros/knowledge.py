@@ -59,9 +59,10 @@ class Knowledge:
             others[cell] = len(owners) - count
         self.mine_at, self.others_at = mine, others
         self.my_cities_in = [0] * len(COLOURS)
-        for cell, owner in enumerate(self.city):
-            if owner == self.me:
-                self.my_cities_in[self.colour[cell]] += 1
+        if self.me in self.city:  # none in the first rounds: no need to look at each cell
+            for cell, owner in enumerate(self.city):
+                if owner == self.me:
+                    self.my_cities_in[self.colour[cell]] += 1
         self.need = _needs(self)
 
     def facts(self) -> tuple[object, ...]:
@@ -104,7 +105,10 @@ class Knowledge:
         value = self._card_values.get(vec)
         if value is None:
             need = self.need
-            value = sum(need[k] * vec[k] for k in range(KINDS))
+            value = sum(
+                [need[0] * vec[0], need[1] * vec[1], need[2] * vec[2], need[3] * vec[3],
+                 need[4] * vec[4]]
+            )  # fmt: skip
             self._card_values[vec] = value
         return value
 

@@ -37,11 +37,7 @@ class ScoreSheet:
 
 
 def empire_sizes(markers: Sequence[int]) -> list[int]:
-    sizes = [0] * len(COLOURS)
-    for colour in markers:
-        if colour >= 0:
-            sizes[colour] += 1
-    return sizes
+    return [markers.count(colour) for colour in range(len(COLOURS))]
 
 
 def rank_empires(sizes: list[int]) -> list[int]:
