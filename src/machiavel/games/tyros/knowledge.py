@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from machiavel.core.contract import JsonDict
 from machiavel.games.tyros.board import CELL_COUNT, cell_token
 from machiavel.games.tyros.cards import CARD_NAMES, COLOURS, JOKER, KINDS, Vec
-from machiavel.games.tyros.scoring import empire_sizes, rank_empires
 
 if TYPE_CHECKING:
     from machiavel.games.tyros.rules import TyrosState
@@ -169,17 +168,6 @@ def from_view(view: JsonDict, me: int) -> Knowledge:
 def from_state(state: TyrosState, me: int) -> Knowledge:
     """The same facts as ``from_view(state.view(me), me)``, read from the fields ``me`` may
     see: the board, our own hand, public counts and what we know of the others' cards."""
-    from machiavel.games.tyros.rules import NODE_CELL
-
-    ships: dict[int, list[int]] = {}
-    for owner, nodes in enumerate(state.ships):
-        for node in nodes:
-            cell = NODE_CELL[node]
-            owners = ships.get(cell)
-            if owners is None:
-                ships[cell] = [owner]
-            else:
-                owners.append(owner)
     offer = None
     if state.offer is not None:
         _, give, ask = state.offer
@@ -191,9 +179,9 @@ def from_state(state: TyrosState, me: int) -> Knowledge:
         players=n,
         phase=state.phase,
         colour=state.markers,
-        rank=empire_ranks(state.markers),
+        rank=state.empire_ranks(),
         city=state.cities,
-        ships=ships,
+        ships=state.fleet(),
         hand=state.hands[me],
         on_board=len(state.ships[me]),
         offers_made=state.offers_made,
@@ -204,14 +192,6 @@ def from_state(state: TyrosState, me: int) -> Knowledge:
         ],
         score_source=lambda: state.scores,
     )
-
-
-def empire_ranks(markers: Sequence[int]) -> list[int]:
-    """Each colour's place by empire size, 0 for the largest (the view's rank minus one)."""
-    rank = [0] * len(COLOURS)
-    for position, colour in enumerate(rank_empires(empire_sizes(markers))):
-        rank[colour] = position
-    return rank
 
 
 def _vec(cards: JsonDict) -> Vec:

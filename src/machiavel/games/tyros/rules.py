@@ -34,7 +34,13 @@ from machiavel.games.tyros.cards import (
     sub_multisets,
     vec_str,
 )
-from machiavel.games.tyros.scoring import ScoreSheet, score_board, winners_of
+from machiavel.games.tyros.scoring import (
+    ScoreSheet,
+    empire_sizes,
+    rank_empires,
+    score_board,
+    winners_of,
+)
 from machiavel.games.tyros.words import describe
 
 if TYPE_CHECKING:
@@ -194,6 +200,9 @@ class TyrosState(State):
         bonus_owner=SHARED,
         _to_move=CACHE,
         _marked=CACHE,  # marked_nodes()
+        _ranks=CACHE,  # empire_ranks()
+        _sheet=CACHE,  # score_sheet()
+        _fleet=CACHE,  # fleet()
     )
 
     def __init__(self, game: Game, setup: Setup) -> None:
@@ -228,6 +237,9 @@ class TyrosState(State):
         self.bonus_owner = -1
         self._to_move: tuple[int, ...] = ()
         self._marked: tuple[tuple[int, int, int], ...] | None = None
+        self._ranks: tuple[int, ...] | None = None
+        self._sheet: ScoreSheet | None = None
+        self._fleet: dict[int, list[int]] | None = None
         self._setup_board(str(setup.options.get("setup", "first-game")))
         self._start_round()
 
@@ -265,9 +277,47 @@ class TyrosState(State):
             )
         return self._marked
 
+    def empire_ranks(self) -> tuple[int, ...]:
+        """Each colour's place by empire size, 0 for the largest (cached)."""
+        if self._ranks is None:
+            rank = [0] * len(COLOURS)
+            for position, colour in enumerate(rank_empires(empire_sizes(self.markers))):
+                rank[colour] = position
+            self._ranks = tuple(rank)
+        return self._ranks
+
+    def fleet(self) -> dict[int, list[int]]:
+        """Per cell with ships: the owner of each, player by player as the view lists them
+        (cached: callers must not change it)."""
+        if self._fleet is None:
+            fleet: dict[int, list[int]] = {}
+            for owner, nodes in enumerate(self.ships):
+                for node in nodes:
+                    cell = NODE_CELL[node]
+                    owners = fleet.get(cell)
+                    if owners is None:
+                        fleet[cell] = [owner]
+                    else:
+                        owners.append(owner)
+            self._fleet = fleet
+        return self._fleet
+
+    def _forget_board(self) -> None:
+        """Every cache derived from the board dropped (for positions set up by hand)."""
+        self._marked = self._ranks = None
+        self._board_changed()
+
+    def _board_changed(self) -> None:
+        """Ships or cities changed: the caches derived from them are stale (the new values
+        replace, never change, the old ones: clones share them)."""
+        self._sheet = None
+        self._fleet = None
+
     def _place_marker(self, cell: int, colour: int) -> None:
         self.markers[cell] = colour
         self._marked = None
+        self._ranks = None
+        self._sheet = None
         # Y3: 31 or 32 gives Tyros a marker of the same colour, unless it has one
         # (and while that colour has markers left, Y1).
         if cell in TYROS_TRIGGERS and self.markers[TYROS] < 0 and self._has_markers(colour):
@@ -654,6 +704,7 @@ class TyrosState(State):
         ships.remove(source)
         ships.append(dest)
         ships.sort()
+        self._board_changed()
         self._pay(player, cards_of(parts[3]))
         if len(parts) > 4:  # Y6: the fee card goes to the city's owner
             owner = self.cities[NODE_CELL[dest]]
@@ -667,6 +718,7 @@ class TyrosState(State):
         cell = cell_index(parts[1])
         self._pay(player, cards_of(parts[3]))
         self.cities[cell] = player
+        self._board_changed()
         ships = self.ships[player]
         if len(parts) > 4:
             ships.remove(NODE_INDEX[parts[5]])
@@ -684,6 +736,7 @@ class TyrosState(State):
         ships = self.ships[player]
         ships.append(BOARD.built_node[cell])  # Y2: a ship built in Italy is on the west coast
         ships.sort()
+        self._board_changed()
         self._end_turn(acted=True)
 
     def _play_bank(self, player: int, parts: list[str]) -> None:
@@ -789,7 +842,12 @@ class TyrosState(State):
 
     # ---- results (Y8) -------------------------------------------------------------------
     def score_sheet(self) -> ScoreSheet:
-        return score_board(self.n, self.markers, self.cities, self.ships, self.bonus_owner)
+        """Points by category (cached until the board changes: search reads it often)."""
+        if self._sheet is None:
+            self._sheet = score_board(
+                self.n, self.markers, self.cities, self.ships, self.bonus_owner
+            )
+        return self._sheet
 
     @property
     def scores(self) -> list[float]:

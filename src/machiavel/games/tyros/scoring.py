@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from machiavel.games.tyros.board import BOARD, CELL_COUNT
+from machiavel.games.tyros.board import BOARD
 from machiavel.games.tyros.cards import COLOURS
 
 CITY_POINTS = (12, 10, 9, 8)  # Y8: by the empire's rank, largest first
@@ -45,16 +45,16 @@ def rank_empires(sizes: list[int]) -> list[int]:
     return sorted(range(len(COLOURS)), key=lambda c: (-sizes[c], c))
 
 
-def ship_owners(players: int, ships: list[list[int]]) -> list[int]:
-    """Per cell: the only player with ships there, -1 for none, -2 for several."""
-    owner = [-1] * CELL_COUNT
+def ship_owners(players: int, ships: list[list[int]]) -> dict[int, int]:
+    """Per cell with ships: the only player with ships there, -2 for several."""
+    owner: dict[int, int] = {}
     for player in range(players):
         for node in ships[player]:
             cell = NODE_CELL[node]
-            if owner[cell] == -1:
-                owner[cell] = player
-            elif owner[cell] != player:
+            if owner.get(cell, player) != player:
                 owner[cell] = -2
+            elif cell not in owner:
+                owner[cell] = player
     return owner
 
 
@@ -76,32 +76,34 @@ def score_board(
     majority = [0] * players
     bonus = [0] * players
     in_largest = [0] * players
-    cities_in = [[0] * players for _ in COLOURS]
-    owners = ship_owners(players, ships)
-    for cell in range(CELL_COUNT):
+    # Only the cells with ships or a city score: visit those, not the whole map (search
+    # scores thousands of positions a second).
+    for cell, owner in ship_owners(players, ships).items():
         colour = markers[cell]
-        if colour < 0:
-            continue  # no empire: nothing to score (Tyros before its marker)
-        owner = cities[cell]
-        if owner >= 0:
+        if owner < 0 or colour < 0 or cities[cell] >= 0:
+            continue  # several players, no empire (Tyros before its marker), or a city
+        points = SHIP_POINTS[rank_of[colour]]
+        ship[owner] += points
+        if colour == largest:
+            in_largest[owner] += points
+    if max(cities) >= 0:
+        cities_in = [[0] * players for _ in COLOURS]
+        for cell, owner in enumerate(cities):
+            colour = markers[cell]
+            if owner < 0 or colour < 0:
+                continue
             points = CITY_POINTS[rank_of[colour]]
             city[owner] += points
             cities_in[colour][owner] += 1
-        elif owners[cell] >= 0:
-            owner = owners[cell]  # ships of exactly one player, no city
-            points = SHIP_POINTS[rank_of[colour]]
-            ship[owner] += points
-        else:
-            continue
-        if colour == largest:
-            in_largest[owner] += points
-    for colour, counts in enumerate(cities_in):
-        best = max(counts)
-        if best > 0 and counts.count(best) == 1:  # most cities, no tie (Y8)
-            winner = counts.index(best)
-            majority[winner] += MAJORITY_BONUS
             if colour == largest:
-                in_largest[winner] += MAJORITY_BONUS
+                in_largest[owner] += points
+        for colour, counts in enumerate(cities_in):
+            best = max(counts)
+            if best > 0 and counts.count(best) == 1:  # most cities, no tie (Y8)
+                winner = counts.index(best)
+                majority[winner] += MAJORITY_BONUS
+                if colour == largest:
+                    in_largest[winner] += MAJORITY_BONUS
     if bonus_owner >= 0:
         bonus[bonus_owner] += ALL_EMPIRES_BONUS
     return ScoreSheet(sizes, ranking, city, ship, majority, bonus, in_largest)
