@@ -80,10 +80,7 @@ REACH = tuple(
     )
     for s in range(NODE_COUNT)
 )
-MOVE_HEAD = [
-    [f"move {NODE_TOKEN[s]}>{NODE_TOKEN[d]} pay " for d in range(NODE_COUNT)]
-    for s in range(NODE_COUNT)
-]
+Route = tuple[int, int, int, int]  # destination node, cost, its cell, its colour
 EXPAND_STR = [[f"expand {t} {c}" for c in COLOURS] for t in range(CELL_COUNT)]
 UNDER_STR = [f"under {t}" for t in range(CELL_COUNT)]
 GIVES: tuple[Vec, ...] = MULTISETS[1] + MULTISETS[2]
@@ -169,6 +166,12 @@ def pay_str(colour: int, cards: int, jokers: int) -> str:
     return vec_str(pay_vec(colour, cards, jokers))
 
 
+@cache
+def move_text(source: int, dest: int, colour: int, cards: int, jokers: int) -> str:
+    """One string per move (the same object each time: its hash is computed once)."""
+    return f"move {NODE_TOKEN[source]}>{NODE_TOKEN[dest]} pay {pay_str(colour, cards, jokers)}"
+
+
 class TyrosState(State):
     """A game of Tyros for 3 or 4 players."""
 
@@ -199,7 +202,7 @@ class TyrosState(State):
         keep_choice=LIST,
         bonus_owner=SHARED,
         _to_move=CACHE,
-        _marked=CACHE,  # marked_nodes()
+        _routes=CACHE,  # sea_routes()
         _ranks=CACHE,  # empire_ranks()
         _sheet=CACHE,  # score_sheet()
         _fleet=CACHE,  # fleet()
@@ -236,7 +239,7 @@ class TyrosState(State):
         self.keep_choice: list[Vec | None] = [None] * n
         self.bonus_owner = -1
         self._to_move: tuple[int, ...] = ()
-        self._marked: tuple[tuple[int, int, int], ...] | None = None
+        self._routes: dict[int, tuple[Route, ...]] | None = None
         self._ranks: tuple[int, ...] | None = None
         self._sheet: ScoreSheet | None = None
         self._fleet: dict[int, list[int]] | None = None
@@ -266,16 +269,24 @@ class TyrosState(State):
             self.tiles[player] = sorted(tiles.pop() for _ in range(TILES_EACH))
         self.pile = tiles
 
-    def marked_nodes(self) -> tuple[tuple[int, int, int], ...]:
-        """(node, cell, colour) of every node whose cell has an empire marker (cached)."""
-        if self._marked is None:
+    def sea_routes(self, source: int) -> tuple[Route, ...]:
+        """(node, cost, cell, colour) of every node a ship at ``source`` may sail to (its
+        cell has an empire marker, Y6/Y3), cheapest first; kept until a marker is placed.
+
+        Filled in source by source: clones share the table, which holds the same for
+        every state with these markers; placing a marker starts a new one."""
+        routes = self._routes
+        if routes is None:
+            routes = self._routes = {}
+        found = routes.get(source)
+        if found is None:
             markers = self.markers
-            self._marked = tuple(
-                (node, cell, markers[cell])
-                for node, cell in enumerate(NODE_CELL)
-                if markers[cell] >= 0
+            found = routes[source] = tuple(
+                (dest, cost, NODE_CELL[dest], markers[NODE_CELL[dest]])
+                for dest, cost in REACH[source]
+                if markers[NODE_CELL[dest]] >= 0
             )
-        return self._marked
+        return found
 
     def empire_ranks(self) -> tuple[int, ...]:
         """Each colour's place by empire size, 0 for the largest (cached)."""
@@ -304,7 +315,7 @@ class TyrosState(State):
 
     def _forget_board(self) -> None:
         """Every cache derived from the board dropped (for positions set up by hand)."""
-        self._marked = self._ranks = None
+        self._routes = self._ranks = None
         self._board_changed()
 
     def _board_changed(self) -> None:
@@ -315,7 +326,7 @@ class TyrosState(State):
 
     def _place_marker(self, cell: int, colour: int) -> None:
         self.markers[cell] = colour
-        self._marked = None
+        self._routes = None
         self._ranks = None
         self._sheet = None
         # Y3: 31 or 32 gives Tyros a marker of the same colour, unless it has one
@@ -495,41 +506,28 @@ class TyrosState(State):
         out: list[str],
     ) -> None:
         """Y6: cheapest sea route, one card of the destination's colour per cell entered."""
-        markers = self.markers
         cities = self.cities
         jokers = hand[JOKER]
         reach = [hand[c] + jokers for c in range(len(COLOURS))]  # cells a colour pays for
         farthest = max(reach)
         if not farthest:
             return
-        tyros_room = cities[TYROS] >= 0 or mine[TYROS] < MAX_OWN_SHIPS_IN_OPEN_TYROS
-        # Per destination node: how far its colour's cards reach (0: no empire marker,
-        # not a destination, Y6/Y3), and whether it has room for one more ship.
-        budget_of = [0] * NODE_COUNT
-        room_of = [False] * NODE_COUNT
-        for dest, cell, colour in self.marked_nodes():
-            budget_of[dest] = reach[colour]
-            if cell == TYROS and cities[TYROS] < 0:
-                room_of[dest] = tyros_room
-            else:
-                room_of[dest] = total[cell] < MAX_SHIPS_PER_CELL
-        if not farthest:
-            return
+        tyros_open = cities[TYROS] < 0
+        tyros_room = not tyros_open or mine[TYROS] < MAX_OWN_SHIPS_IN_OPEN_TYROS
         for source in sorted(set(self.ships[player])):
             source_cell = NODE_CELL[source]
-            heads = MOVE_HEAD[source]
-            for dest, cost in REACH[source]:
+            for dest, cost, cell, colour in self.sea_routes(source):
                 if cost > farthest:
                     break
-                if cost > budget_of[dest]:
+                if cost > reach[colour]:
                     continue
-                cell = NODE_CELL[dest]
-                if not room_of[dest] and cell != source_cell:
-                    continue  # Italy: changing coast keeps the count
-                colour = markers[cell]
+                if cell != source_cell and not (  # Italy: changing coast keeps the count
+                    tyros_room if cell == TYROS and tyros_open else total[cell] < MAX_SHIPS_PER_CELL
+                ):
+                    continue  # no room for one more ship
                 have = hand[colour]
                 use = have if have < cost else cost
-                text = heads[dest] + pay_str(colour, use, cost - use)
+                text = move_text(source, dest, colour, use, cost - use)
                 owner = cities[cell]
                 if owner < 0 or owner == player or cards == cost:
                     out.append(text)
