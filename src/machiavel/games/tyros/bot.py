@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from functools import cache
+from itertools import takewhile
 
 from machiavel.core.contract import Seat, State
 from machiavel.core.rng import Rng, random_seed
@@ -26,7 +27,7 @@ from machiavel.games.tyros.cards import (
     vec_str,
 )
 from machiavel.games.tyros.knowledge import CELL_OF_TOKEN, Knowledge, from_state, from_view
-from machiavel.games.tyros.rules import TyrosState
+from machiavel.games.tyros.rules import ACTIONS, TyrosState
 from machiavel.games.tyros.scoring import CITY_POINTS, SHIP_POINTS
 
 CARD_INDEX = {name: index for index, name in enumerate(CARD_NAMES)}
@@ -61,6 +62,10 @@ class TyrosHeuristicBot:
     def choose_in(self, state: State, player: int) -> str:
         """``choose(state.seat(player))``, read from the fields ``player`` may see."""
         assert isinstance(state, TyrosState)
+        if state.phase == ACTIONS:  # the trades are built only if nothing else is worth it
+            trades = state.trading_options
+            known = from_state(state, player)
+            return self._act(known, state.building_options(player), lambda: trades(player))
         legal = state.legal_list(player)
         if len(legal) == 1:
             return legal[0]
@@ -90,7 +95,8 @@ class TyrosHeuristicBot:
             return _answer(known, legal)
         if phase == "keep":
             return self._best(legal, lambda a: known.cards_value(_keep_vec(a)))
-        return self._act(known, legal)
+        building, trades = _split_actions(legal)
+        return self._act(known, building, lambda: trades)
 
     def _rank(self, known: Knowledge, legal: Sequence[str]) -> list[str]:
         first = self._decide(known, legal)
@@ -111,15 +117,15 @@ class TyrosHeuristicBot:
                 best.append(action)
         return best[0] if len(best) == 1 else self.rng.choice(best)
 
-    def _act(self, known: Knowledge, legal: Sequence[str]) -> str:
+    def _act(
+        self, known: Knowledge, building: Sequence[str], trades: Callable[[], Sequence[str]]
+    ) -> str:
+        """The best move, city or ship; if none is worth it, an offer, a bank trade or
+        "pass" (``trades``: the legal bank trades, then offers; asked for only then)."""
         move_value = _move_valuer(known)
         best_action, best_value = "pass", 0.0
-        banks_from = len(legal)
-        for index, action in enumerate(legal):
+        for action in building:
             verb = action[:4]
-            if verb == "bank" or verb == "offe" or verb == "pass":
-                banks_from = index  # the rules list moves, cities, ships, then these
-                break
             if verb == "city":
                 value = _city_value(known, action)
             elif verb == "move":
@@ -132,10 +138,11 @@ class TyrosHeuristicBot:
                 best_action, best_value = action, value
         if best_action != "pass":
             return best_action
-        offer = _offer(known, legal)
+        trading = trades()
+        offer = _offer(known, trading)
         if offer is not None:
             return offer
-        bank = _bank_actions(legal, banks_from)
+        bank = list(takewhile(lambda action: action.startswith("bank"), trading))
         if bank:  # stuck: swap the cards it needs least, if that is worth it
             choice = self._best(bank, lambda a: _bank_value(known, a))
             if _bank_value(known, choice) > 0:
@@ -143,12 +150,14 @@ class TyrosHeuristicBot:
         return "pass"
 
 
-def _bank_actions(legal: Sequence[str], start: int) -> list[str]:
-    """The bank trades: the block of legal actions from ``start`` (offers follow them)."""
-    end = start
-    while end < len(legal) and legal[end].startswith("bank"):
-        end += 1
-    return list(legal[start:end])
+def _split_actions(legal: Sequence[str]) -> tuple[Sequence[str], Sequence[str]]:
+    """The legal list of the actions phase as the rules build it: moves, cities and ships,
+    then the trades (bank trades, offers) and "pass"."""
+    for index, action in enumerate(legal):
+        verb = action[:4]
+        if verb == "bank" or verb == "offe" or verb == "pass":
+            return legal[:index], legal[index:]
+    return legal, ()
 
 
 def _value_function(known: Knowledge) -> Callable[[str], float]:

@@ -482,6 +482,14 @@ class TyrosState(State):
         return total, mine
 
     def _action_options(self, player: int) -> list[str]:
+        out = self.building_options(player)
+        out.extend(self.trading_options(player))
+        out.append("pass")
+        return out
+
+    def building_options(self, player: int) -> list[str]:
+        """The legal moves, cities and ships (Y6), in the legal list's order; it lists
+        them first, then ``trading_options``, then "pass"."""
         hand = self.hands[player]
         total, mine = self.ship_counts(player)
         out: list[str] = []
@@ -490,10 +498,17 @@ class TyrosState(State):
             self._move_options(player, hand, cards, total, mine, out)
             self._city_options(player, hand, total, mine, out)
         self._ship_options(player, hand, cards, total, mine, out)
+        return out
+
+    def trading_options(self, player: int) -> list[str]:
+        """The legal bank trades, then offers (Y6): a heuristic that looks at them only
+        when nothing on the board is worth doing need not build them otherwise."""
+        hand = self.hands[player]
+        out: list[str] = []
+        cards = sum(hand)
         if cards:
             self._bank_options(hand, cards, out)
             self._offer_options(player, hand, out)
-        out.append("pass")
         return out
 
     def _move_options(
