@@ -300,8 +300,9 @@ def _arrival_gain(known: Knowledge, dst: int) -> float:
     rank = known.rank[colour]
     if known.city[dst] >= 0:
         return -1.0
-    others = known.others_at[dst]
-    if others == 0 and known.mine_at[dst] == 0:
+    mine = known.mine_at[dst]
+    others = known.total_at[dst] - mine
+    if others == 0 and mine == 0:
         return SHIP_POINTS[rank] + 0.6 * known.hand[colour]
     if others == 0:
         return 1.0 if known.hand[colour] >= 3 else -0.5
@@ -338,7 +339,7 @@ def _offer(known: Knowledge, legal: Collection[str]) -> str | None:
         colour = known.colour[cell]
         if known.city[cell] >= 0 or colour < 0:
             continue
-        if not known.mine_at[cell] or known.others_at[cell]:
+        if not known.mine_at[cell] or known.total_at[cell] != known.mine_at[cell]:
             continue
         short = (5 if known.mine_at[cell] == 1 else 4) - hand[colour] - hand[JOKER]
         if 1 <= short <= 2 and (wanted is None or short < wanted[1]):

@@ -23,7 +23,7 @@ CELL_OF_TOKEN = {cell_token(c): c for c in range(CELL_COUNT)}
 NO_CARDS = (0,) * KINDS
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Knowledge:
     """One player's facts, read-only: lists may be the state's own."""
 
@@ -34,6 +34,8 @@ class Knowledge:
     rank: Sequence[int]  # colour -> 0 (largest) .. 3
     city: Sequence[int]  # owner of each cell's city, -1: none
     ships: dict[int, list[int]]  # cell -> owners of its ships, in the view's order
+    total_at: Sequence[int]  # ships per cell
+    mine_at: Sequence[int]  # our ships per cell
     hand: Sequence[int]
     on_board: int  # our ships on the map
     offers_made: int  # offers made this turn
@@ -41,8 +43,6 @@ class Knowledge:
     known: list[Sequence[int]]  # lower bounds on each player's cards (ours: zeros)
     score_source: Callable[[], list[float]]  # points are read only when a rule needs them
     # Derived once per decision: the values every action's valuation looks up.
-    mine_at: list[int] = field(init=False)  # our ships per cell
-    others_at: list[int] = field(init=False)  # the others' ships per cell
     my_cities_in: list[int] = field(init=False)  # our cities per colour
     need: list[float] = field(init=False)
     _scores: list[float] | None = field(init=False, default=None)
@@ -50,13 +50,6 @@ class Knowledge:
     _card_values: dict[tuple[int, ...], float] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
-        mine = [0] * CELL_COUNT
-        others = [0] * CELL_COUNT
-        for cell, owners in self.ships.items():
-            count = owners.count(self.me)
-            mine[cell] = count
-            others[cell] = len(owners) - count
-        self.mine_at, self.others_at = mine, others
         self.my_cities_in = [0] * len(COLOURS)
         if self.me in self.city:  # none in the first rounds: no need to look at each cell
             for cell, owner in enumerate(self.city):
@@ -74,6 +67,8 @@ class Knowledge:
             list(self.rank),
             list(self.city),
             list(self.ships.items()),
+            list(self.total_at),
+            list(self.mine_at),
             list(self.hand),
             self.on_board,
             self.offers_made,
@@ -89,7 +84,8 @@ class Knowledge:
         return self._scores
 
     def held_alone(self, cell: int) -> bool:
-        return self.mine_at[cell] > 0 and self.others_at[cell] == 0 and self.city[cell] < 0
+        mine = self.mine_at[cell]
+        return mine > 0 and self.total_at[cell] == mine and self.city[cell] < 0
 
     def leader(self) -> int:
         """The best-placed opponent."""
@@ -117,8 +113,9 @@ def _needs(known: Knowledge) -> list[float]:
     need = [0.6] * KINDS
     for cell in known.ships:  # the view's order: float sums must not change
         colour = known.colour[cell]
-        if colour >= 0 and known.mine_at[cell] and known.city[cell] < 0:
-            need[colour] += 0.6 if known.others_at[cell] == 0 else 0.2
+        mine = known.mine_at[cell]
+        if colour >= 0 and mine and known.city[cell] < 0:
+            need[colour] += 0.6 if known.total_at[cell] == mine else 0.2
     for colour in range(len(COLOURS)):
         need[colour] += 0.1 * (3 - known.rank[colour])
     need[JOKER] = max(need[: len(COLOURS)]) + 0.4
@@ -139,6 +136,11 @@ def from_view(view: JsonDict, me: int) -> Knowledge:
     ships: dict[int, list[int]] = {}
     for ship in view["ships"]:
         ships.setdefault(CELL_OF_TOKEN[ship["cell"]], []).append(ship["owner"])
+    total_at = [0] * CELL_COUNT
+    mine_at = [0] * CELL_COUNT
+    for cell, owners in ships.items():
+        total_at[cell] = len(owners)
+        mine_at[cell] = owners.count(me)
     offer = None
     if view["offer"] is not None:
         sent = view["offer"]
@@ -156,6 +158,8 @@ def from_view(view: JsonDict, me: int) -> Knowledge:
         rank=rank,
         city=city,
         ships=ships,
+        total_at=total_at,
+        mine_at=mine_at,
         hand=_vec(view["hand"]),
         on_board=sum(1 for ship in view["ships"] if ship["owner"] == me),
         offers_made=view["offers_this_turn"],
@@ -174,6 +178,7 @@ def from_state(state: TyrosState, me: int) -> Knowledge:
         offer = (state.current, give, ask)
     n = state.n
     known = state.known
+    total_at, mine_at = state.ship_counts(me)
     return Knowledge(
         me=me,
         players=n,
@@ -182,6 +187,8 @@ def from_state(state: TyrosState, me: int) -> Knowledge:
         rank=state.empire_ranks(),
         city=state.cities,
         ships=state.fleet(),
+        total_at=total_at,
+        mine_at=mine_at,
         hand=state.hands[me],
         on_board=len(state.ships[me]),
         offers_made=state.offers_made,

@@ -37,6 +37,7 @@ from machiavel.games.tyros.cards import (
 from machiavel.games.tyros.scoring import (
     ScoreSheet,
     empire_sizes,
+    fleet_of,
     rank_empires,
     score_board,
     winners_of,
@@ -166,6 +167,12 @@ def pay_str(colour: int, cards: int, jokers: int) -> str:
     return vec_str(pay_vec(colour, cards, jokers))
 
 
+@lru_cache(maxsize=256)
+def routes_table(markers: tuple[int, ...]) -> dict[int, tuple[Route, ...]]:
+    """The sea routes of ``TyrosState.sea_routes`` for one set of markers, filled lazily."""
+    return {}
+
+
 @cache
 def move_text(source: int, dest: int, colour: int, cards: int, jokers: int) -> str:
     """One string per move (the same object each time: its hash is computed once)."""
@@ -206,6 +213,7 @@ class TyrosState(State):
         _ranks=CACHE,  # empire_ranks()
         _sheet=CACHE,  # score_sheet()
         _fleet=CACHE,  # fleet()
+        _counts=CACHE,  # ship_counts()
     )
 
     def __init__(self, game: Game, setup: Setup) -> None:
@@ -243,6 +251,7 @@ class TyrosState(State):
         self._ranks: tuple[int, ...] | None = None
         self._sheet: ScoreSheet | None = None
         self._fleet: dict[int, list[int]] | None = None
+        self._counts: dict[int, tuple[list[int], list[int]]] | None = None
         self._setup_board(str(setup.options.get("setup", "first-game")))
         self._start_round()
 
@@ -273,11 +282,11 @@ class TyrosState(State):
         """(node, cost, cell, colour) of every node a ship at ``source`` may sail to (its
         cell has an empire marker, Y6/Y3), cheapest first; kept until a marker is placed.
 
-        Filled in source by source: clones share the table, which holds the same for
-        every state with these markers; placing a marker starts a new one."""
+        Filled in source by source, in a table shared by every state with these markers
+        (search's worlds, their clones); placing a marker looks up another one."""
         routes = self._routes
         if routes is None:
-            routes = self._routes = {}
+            routes = self._routes = routes_table(tuple(self.markers))
         found = routes.get(source)
         if found is None:
             markers = self.markers
@@ -301,16 +310,7 @@ class TyrosState(State):
         """Per cell with ships: the owner of each, player by player as the view lists them
         (cached: callers must not change it)."""
         if self._fleet is None:
-            fleet: dict[int, list[int]] = {}
-            for owner, nodes in enumerate(self.ships):
-                for node in nodes:
-                    cell = NODE_CELL[node]
-                    owners = fleet.get(cell)
-                    if owners is None:
-                        fleet[cell] = [owner]
-                    else:
-                        owners.append(owner)
-            self._fleet = fleet
+            self._fleet = fleet_of(self.ships)
         return self._fleet
 
     def _forget_board(self) -> None:
@@ -323,6 +323,7 @@ class TyrosState(State):
         replace, never change, the old ones: clones share them)."""
         self._sheet = None
         self._fleet = None
+        self._counts = None
 
     def _place_marker(self, cell: int, colour: int) -> None:
         self.markers[cell] = colour
@@ -470,16 +471,20 @@ class TyrosState(State):
         return list(keep_actions(_capped(self.hands[player], 3)))  # KEEP (Y7)
 
     def ship_counts(self, player: int) -> tuple[list[int], list[int]]:
-        """Ships per cell: all players', and ``player``'s."""
-        total = [0] * CELL_COUNT
-        mine = [0] * CELL_COUNT
-        for owner, nodes in enumerate(self.ships):
-            for node in nodes:
-                cell = NODE_CELL[node]
-                total[cell] += 1
-                if owner == player:
-                    mine[cell] += 1
-        return total, mine
+        """Ships per cell: all players', and ``player``'s (cached until ships change, in a
+        table clones share: callers must not change the lists)."""
+        counts = self._counts
+        if counts is None:
+            counts = self._counts = {}
+        found = counts.get(player)
+        if found is None:
+            total = [0] * CELL_COUNT
+            mine = [0] * CELL_COUNT
+            for cell, owners in self.fleet().items():
+                total[cell] = len(owners)
+                mine[cell] = owners.count(player)
+            found = counts[player] = (total, mine)
+        return found
 
     def _action_options(self, player: int) -> list[str]:
         out = self.building_options(player)
@@ -595,6 +600,8 @@ class TyrosState(State):
             need = total[TYROS] + 1  # Y6: cards of any colour, one per ship counting the new
             if mine[TYROS] < MAX_OWN_SHIPS_IN_OPEN_TYROS and cards >= need:
                 out.extend(tyros_ship_actions(_capped(hand, need), need))
+        if player not in cities:
+            return
         for cell in range(CELL_COUNT):
             if cities[cell] != player or total[cell] >= MAX_SHIPS_PER_CELL:
                 continue
@@ -858,7 +865,7 @@ class TyrosState(State):
         """Points by category (cached until the board changes: search reads it often)."""
         if self._sheet is None:
             self._sheet = score_board(
-                self.n, self.markers, self.cities, self.ships, self.bonus_owner
+                self.n, self.markers, self.cities, self.ships, self.bonus_owner, self.fleet()
             )
         return self._sheet
 

@@ -42,20 +42,22 @@ def empire_sizes(markers: Sequence[int]) -> list[int]:
 
 def rank_empires(sizes: list[int]) -> list[int]:
     """Colours by size, largest first; equal sizes: orange > yellow > green > violet (Y8)."""
-    return sorted(range(len(COLOURS)), key=lambda c: (-sizes[c], c))
+    # reverse=True keeps equal sizes in colour order: the sort stays stable
+    return sorted(range(len(COLOURS)), key=sizes.__getitem__, reverse=True)
 
 
-def ship_owners(players: int, ships: list[list[int]]) -> dict[int, int]:
-    """Per cell with ships: the only player with ships there, -2 for several."""
-    owner: dict[int, int] = {}
-    for player in range(players):
-        for node in ships[player]:
+def fleet_of(ships: list[list[int]]) -> dict[int, list[int]]:
+    """Per cell with ships: the owner of each ship, player by player."""
+    fleet: dict[int, list[int]] = {}
+    for owner, nodes in enumerate(ships):
+        for node in nodes:
             cell = NODE_CELL[node]
-            if owner.get(cell, player) != player:
-                owner[cell] = -2
-            elif cell not in owner:
-                owner[cell] = player
-    return owner
+            owners = fleet.get(cell)
+            if owners is None:
+                fleet[cell] = [owner]
+            else:
+                owners.append(owner)
+    return fleet
 
 
 def score_board(
@@ -64,7 +66,11 @@ def score_board(
     cities: list[int],
     ships: list[list[int]],
     bonus_owner: int,
+    fleet: dict[int, list[int]] | None = None,
 ) -> ScoreSheet:
+    """The points of every player; ``fleet``: ``fleet_of(ships)`` if already known."""
+    if fleet is None:
+        fleet = fleet_of(ships)
     sizes = empire_sizes(markers)
     ranking = rank_empires(sizes)
     rank_of = [0] * len(COLOURS)
@@ -78,10 +84,11 @@ def score_board(
     in_largest = [0] * players
     # Only the cells with ships or a city score: visit those, not the whole map (search
     # scores thousands of positions a second).
-    for cell, owner in ship_owners(players, ships).items():
+    for cell, owners in fleet.items():
         colour = markers[cell]
-        if owner < 0 or colour < 0 or cities[cell] >= 0:
-            continue  # several players, no empire (Tyros before its marker), or a city
+        owner = owners[0]
+        if colour < 0 or cities[cell] >= 0 or owners.count(owner) != len(owners):
+            continue  # no empire (Tyros before its marker), a city, or several players
         points = SHIP_POINTS[rank_of[colour]]
         ship[owner] += points
         if colour == largest:
