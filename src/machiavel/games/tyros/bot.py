@@ -133,7 +133,7 @@ class TyrosHeuristicBot:
             else:
                 value = _ship_value(known, action)
             if value > best_value + 1e-9 or (
-                abs(value - best_value) < 1e-9 and best_action != "pass" and self.rng.below(2)
+                best_action != "pass" and abs(value - best_value) < 1e-9 and self.rng.below(2)
             ):
                 best_action, best_value = action, value
         if best_action != "pass":
@@ -267,10 +267,14 @@ def _move_valuer(known: Knowledge) -> Callable[[str], float]:
     out once per decision (and added in the same order, so every sum is unchanged)."""
     losses: dict[int, int] = {}
     gains: dict[int, float] = {}
+    card_values = known.card_values
 
     def value(action: str) -> float:
         src, dst, pay, fee = _move_parts(action)
-        value = -known.cards_value(pay) * CARD_COST
+        worth = card_values.get(pay)
+        if worth is None:
+            worth = known.cards_value(pay)
+        value = -worth * CARD_COST
         if fee >= 0:
             value -= known.need[fee] * CARD_COST
         if src == dst:

@@ -47,7 +47,7 @@ class Knowledge:
     need: list[float] = field(init=False)
     _scores: list[float] | None = field(init=False, default=None)
     _leader: int = field(init=False, default=-1)
-    _card_values: dict[tuple[int, ...], float] = field(init=False, default_factory=dict)
+    card_values: dict[tuple[int, ...], float] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.my_cities_in = [0] * len(COLOURS)
@@ -97,14 +97,14 @@ class Knowledge:
 
     def cards_value(self, vec: tuple[int, ...]) -> float:
         """What these cards are worth to us (remembered: many actions pay alike)."""
-        value = self._card_values.get(vec)
+        value = self.card_values.get(vec)
         if value is None:
             need = self.need
             value = sum(
                 [need[0] * vec[0], need[1] * vec[1], need[2] * vec[2], need[3] * vec[3],
                  need[4] * vec[4]]
             )  # fmt: skip
-            self._card_values[vec] = value
+            self.card_values[vec] = value
         return value
 
 

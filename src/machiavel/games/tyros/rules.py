@@ -81,7 +81,7 @@ REACH = tuple(
     )
     for s in range(NODE_COUNT)
 )
-Route = tuple[int, int, int, int]  # destination node, cost, its cell, its colour
+Route = tuple[int, int, int]  # cost, destination node, its cell
 EXPAND_STR = [[f"expand {t} {c}" for c in COLOURS] for t in range(CELL_COUNT)]
 UNDER_STR = [f"under {t}" for t in range(CELL_COUNT)]
 GIVES: tuple[Vec, ...] = MULTISETS[1] + MULTISETS[2]
@@ -168,7 +168,7 @@ def pay_str(colour: int, cards: int, jokers: int) -> str:
 
 
 @lru_cache(maxsize=256)
-def routes_table(markers: tuple[int, ...]) -> dict[int, tuple[Route, ...]]:
+def routes_table(markers: tuple[int, ...]) -> dict[int, tuple[tuple[Route, ...], ...]]:
     """The sea routes of ``TyrosState.sea_routes`` for one set of markers, filled lazily."""
     return {}
 
@@ -247,7 +247,7 @@ class TyrosState(State):
         self.keep_choice: list[Vec | None] = [None] * n
         self.bonus_owner = -1
         self._to_move: tuple[int, ...] = ()
-        self._routes: dict[int, tuple[Route, ...]] | None = None
+        self._routes: dict[int, tuple[tuple[Route, ...], ...]] | None = None
         self._ranks: tuple[int, ...] | None = None
         self._sheet: ScoreSheet | None = None
         self._fleet: dict[int, list[int]] | None = None
@@ -278,9 +278,9 @@ class TyrosState(State):
             self.tiles[player] = sorted(tiles.pop() for _ in range(TILES_EACH))
         self.pile = tiles
 
-    def sea_routes(self, source: int) -> tuple[Route, ...]:
-        """(node, cost, cell, colour) of every node a ship at ``source`` may sail to (its
-        cell has an empire marker, Y6/Y3), cheapest first; kept until a marker is placed.
+    def sea_routes(self, source: int) -> tuple[tuple[Route, ...], ...]:
+        """Per empire colour: (cost, node, cell) of every node of that colour a ship at
+        ``source`` may sail to (Y6/Y3: a cell with a marker), cheapest first, then by node.
 
         Filled in source by source, in a table shared by every state with these markers
         (search's worlds, their clones); placing a marker looks up another one."""
@@ -291,9 +291,12 @@ class TyrosState(State):
         if found is None:
             markers = self.markers
             found = routes[source] = tuple(
-                (dest, cost, NODE_CELL[dest], markers[NODE_CELL[dest]])
-                for dest, cost in REACH[source]
-                if markers[NODE_CELL[dest]] >= 0
+                tuple(
+                    (cost, dest, NODE_CELL[dest])
+                    for dest, cost in REACH[source]
+                    if markers[NODE_CELL[dest]] == colour
+                )
+                for colour in range(len(COLOURS))
             )
         return found
 
@@ -534,17 +537,15 @@ class TyrosState(State):
             return
         tyros_open = cities[TYROS] < 0
         tyros_room = not tyros_open or mine[TYROS] < MAX_OWN_SHIPS_IN_OPEN_TYROS
+        markers = self.markers
         for source in sorted(set(self.ships[player])):
             source_cell = NODE_CELL[source]
-            for dest, cost, cell, colour in self.sea_routes(source):
-                if cost > farthest:
-                    break
-                if cost > reach[colour]:
-                    continue
+            for cost, dest, cell in self._affordable(source, reach):
                 if cell != source_cell and not (  # Italy: changing coast keeps the count
                     tyros_room if cell == TYROS and tyros_open else total[cell] < MAX_SHIPS_PER_CELL
                 ):
                     continue  # no room for one more ship
+                colour = markers[cell]
                 have = hand[colour]
                 use = have if have < cost else cost
                 text = move_text(source, dest, colour, use, cost - use)
@@ -559,6 +560,18 @@ class TyrosState(State):
                 for kind in range(KINDS):
                     if left[kind]:
                         out.append(f"{text} fee {CARD_NAMES[kind]}")
+
+    def _affordable(self, source: int, reach: list[int]) -> list[Route]:
+        """The routes from ``source`` whose colour's cards (jokers included) pay for them,
+        cheapest first, then by node (the legal list's order)."""
+        found: list[Route] = []
+        for budget, routes in zip(reach, self.sea_routes(source), strict=True):
+            for route in routes:
+                if route[0] > budget:
+                    break
+                found.append(route)
+        found.sort()
+        return found
 
     def _city_options(
         self, player: int, hand: list[int], total: list[int], mine: list[int], out: list[str]
@@ -821,11 +834,12 @@ class TyrosState(State):
     def _know_lost(self, holder: int, vec: Vec) -> None:
         """Public payment: every lower bound on these colours drops."""
         known = self.known
+        paid = [kind for kind in range(KINDS) if vec[kind]]
         for viewer in range(self.n + 1):
             if viewer != holder:
                 base = (viewer * self.n + holder) * KINDS
-                for kind in range(KINDS):
-                    if vec[kind] and known[base + kind]:
+                for kind in paid:
+                    if known[base + kind]:
                         known[base + kind] = max(0, known[base + kind] - vec[kind])
 
     def _know_gained(self, holder: int, vec: Vec) -> None:
