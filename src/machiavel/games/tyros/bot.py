@@ -267,14 +267,10 @@ def _move_valuer(known: Knowledge) -> Callable[[str], float]:
     out once per decision (and added in the same order, so every sum is unchanged)."""
     losses: dict[int, int] = {}
     gains: dict[int, float] = {}
-    card_values = known.card_values
 
     def value(action: str) -> float:
         src, dst, pay, fee = _move_parts(action)
-        worth = card_values.get(pay)
-        if worth is None:
-            worth = known.cards_value(pay)
-        value = -worth * CARD_COST
+        value = -known.cards_value(pay) * CARD_COST
         if fee >= 0:
             value -= known.need[fee] * CARD_COST
         if src == dst:

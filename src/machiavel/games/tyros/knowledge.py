@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING
 
 from machiavel.core.contract import JsonDict
@@ -40,22 +41,46 @@ class Knowledge:
     on_board: int  # our ships on the map
     offers_made: int  # offers made this turn
     offer: tuple[int, Vec, Vec] | None  # (from, give, ask) while an offer waits
-    known: list[Sequence[int]]  # lower bounds on each player's cards (ours: zeros)
-    score_source: Callable[[], list[float]]  # points are read only when a rule needs them
-    # Derived once per decision: the values every action's valuation looks up.
-    my_cities_in: list[int] = field(init=False)  # our cities per colour
-    need: list[float] = field(init=False)
-    _scores: list[float] | None = field(init=False, default=None)
+    # Read or worked out only when a rule of the bot needs them (each at most once).
+    known_source: Callable[[], list[Sequence[int]]]  # lower bounds on each one's cards
+    score_source: Callable[[], Sequence[float]]  # points
+    _known: list[Sequence[int]] | None = field(init=False, default=None)
+    _scores: Sequence[float] | None = field(init=False, default=None)
     _leader: int = field(init=False, default=-1)
-    card_values: dict[tuple[int, ...], float] = field(init=False, default_factory=dict)
+    _need: list[float] | None = field(init=False, default=None)
+    _my_cities_in: list[int] | None = field(init=False, default=None)
 
-    def __post_init__(self) -> None:
-        self.my_cities_in = [0] * len(COLOURS)
-        if self.me in self.city:  # none in the first rounds: no need to look at each cell
-            for cell, owner in enumerate(self.city):
-                if owner == self.me:
-                    self.my_cities_in[self.colour[cell]] += 1
-        self.need = _needs(self)
+    @property
+    def known(self) -> list[Sequence[int]]:
+        """What we know each player holds at least (ours: zeros)."""
+        if self._known is None:
+            self._known = self.known_source()
+        return self._known
+
+    @property
+    def scores(self) -> Sequence[float]:
+        if self._scores is None:
+            self._scores = self.score_source()
+        return self._scores
+
+    @property
+    def need(self) -> list[float]:
+        """How useful a card of each kind is to us."""
+        if self._need is None:
+            self._need = _needs(self)
+        return self._need
+
+    @property
+    def my_cities_in(self) -> list[int]:
+        """Our cities per colour."""
+        if self._my_cities_in is None:
+            mine = [0] * len(COLOURS)
+            if self.me in self.city:  # none in the first rounds: no need to look at each cell
+                for cell, owner in enumerate(self.city):
+                    if owner == self.me:
+                        mine[self.colour[cell]] += 1
+            self._my_cities_in = mine
+        return self._my_cities_in
 
     def facts(self) -> tuple[object, ...]:
         """Everything read (not derived), as plain values: the two readings compare equal."""
@@ -74,14 +99,8 @@ class Knowledge:
             self.offers_made,
             self.offer,
             [list(row) for row in self.known],
-            self.scores,
+            list(self.scores),
         )
-
-    @property
-    def scores(self) -> list[float]:
-        if self._scores is None:
-            self._scores = self.score_source()
-        return self._scores
 
     def held_alone(self, cell: int) -> bool:
         mine = self.mine_at[cell]
@@ -91,21 +110,24 @@ class Knowledge:
         """The best-placed opponent."""
         if self._leader < 0:
             scores = self.scores
-            rivals = [p for p in range(self.players) if p != self.me]
-            self._leader = max(rivals, key=lambda p: (scores[p], -p))
+            best = -1
+            for player in range(self.players):  # most points; ties: the lowest number
+                if player != self.me and (best < 0 or scores[player] > scores[best]):
+                    best = player
+            self._leader = best
         return self._leader
 
     def cards_value(self, vec: tuple[int, ...]) -> float:
-        """What these cards are worth to us (remembered: many actions pay alike)."""
-        value = self.card_values.get(vec)
-        if value is None:
-            need = self.need
-            value = sum(
-                [need[0] * vec[0], need[1] * vec[1], need[2] * vec[2], need[3] * vec[3],
-                 need[4] * vec[4]]
-            )  # fmt: skip
-            self.card_values[vec] = value
-        return value
+        """What these cards are worth to us: the sum over every kind, in kind order (the
+        kinds absent add exactly nothing, so they are skipped)."""
+        need = self.need
+        return sum([need[kind] * count for kind, count in _kinds_in(vec)])
+
+
+@cache
+def _kinds_in(vec: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """(kind, count) of each kind present in ``vec``, in kind order."""
+    return tuple((kind, count) for kind, count in enumerate(vec) if count)
 
 
 def _needs(known: Knowledge) -> list[float]:
@@ -164,7 +186,7 @@ def from_view(view: JsonDict, me: int) -> Knowledge:
         on_board=sum(1 for ship in view["ships"] if ship["owner"] == me),
         offers_made=view["offers_this_turn"],
         offer=offer,
-        known=known,
+        known_source=lambda: known,
         score_source=lambda: list(scores),
     )
 
@@ -193,11 +215,11 @@ def from_state(state: TyrosState, me: int) -> Knowledge:
         on_board=len(state.ships[me]),
         offers_made=state.offers_made,
         offer=offer,
-        known=[
+        known_source=lambda: [
             NO_CARDS if p == me else known[(me * n + p) * KINDS : (me * n + p + 1) * KINDS]
             for p in range(n)
         ],
-        score_source=lambda: state.scores,
+        score_source=lambda: state.score_sheet().totals,
     )
 
 
