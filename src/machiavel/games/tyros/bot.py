@@ -26,7 +26,13 @@ from machiavel.games.tyros.cards import (
     vec_of,
     vec_str,
 )
-from machiavel.games.tyros.knowledge import CELL_OF_TOKEN, Knowledge, from_state, from_view
+from machiavel.games.tyros.knowledge import (
+    CELL_OF_TOKEN,
+    Knowledge,
+    from_state,
+    from_view,
+    kinds_in,
+)
 from machiavel.games.tyros.rules import ACTIONS, TyrosState
 from machiavel.games.tyros.scoring import CITY_POINTS, SHIP_POINTS
 
@@ -267,12 +273,13 @@ def _move_valuer(known: Knowledge) -> Callable[[str], float]:
     out once per decision (and added in the same order, so every sum is unchanged)."""
     losses: dict[int, int] = {}
     gains: dict[int, float] = {}
+    need = known.need
 
     def value(action: str) -> float:
-        src, dst, pay, fee = _move_parts(action)
-        value = -known.cards_value(pay) * CARD_COST
+        src, dst, paid, fee = _move_parts(action)
+        value = -sum([need[kind] * count for kind, count in paid]) * CARD_COST  # cards_value
         if fee >= 0:
-            value -= known.need[fee] * CARD_COST
+            value -= need[fee] * CARD_COST
         if src == dst:
             return value - 1.0  # only a change of Italy's coast
         loss = losses.get(src)
@@ -380,12 +387,13 @@ def _node_cell(token: str) -> int:
 
 
 @cache
-def _move_parts(action: str) -> tuple[int, int, tuple[int, ...], int]:
-    """``move a>b pay ... [fee k]``: source cell, destination cell, payment, fee (-1: none)."""
+def _move_parts(action: str) -> tuple[int, int, tuple[tuple[int, int], ...], int]:
+    """``move a>b pay ... [fee k]``: source cell, destination cell, the (kind, count) of
+    each kind paid, in kind order, and the fee's kind (-1: none)."""
     parts = action.split()
     source, dest = parts[1].split(">")
     fee = CARD_INDEX[parts[5]] if len(parts) > 4 else -1
-    return _node_cell(source), _node_cell(dest), _cards(parts[3]), fee
+    return _node_cell(source), _node_cell(dest), kinds_in(_cards(parts[3])), fee
 
 
 @cache

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from machiavel.games.tyros.board import BOARD
 from machiavel.games.tyros.cards import COLOURS
@@ -28,8 +29,9 @@ class ScoreSheet:
     bonus: list[int]
     largest_empire: list[int]  # points scored in the largest empire (Y8 tie-break)
 
-    @property
+    @cached_property
     def totals(self) -> list[int]:
+        """Points per player (worked out once: a sheet is shared, never changed)."""
         return [
             c + s + m + b
             for c, s, m, b in zip(self.city, self.ship, self.majority, self.bonus, strict=True)
