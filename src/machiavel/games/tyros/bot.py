@@ -39,6 +39,7 @@ from machiavel.games.tyros.scoring import CITY_POINTS, SHIP_POINTS
 CARD_INDEX = {name: index for index, name in enumerate(CARD_NAMES)}
 CARD_COST = 0.7  # what a card is worth when spent, in points
 NO_ROUTE = 99
+COIN = (0, 1)
 
 
 def _cell_sea_distance(a: int, b: int) -> int:
@@ -111,6 +112,10 @@ class TyrosHeuristicBot:
         order.remove(first)
         return [first, *order]
 
+    def _coin(self) -> int:
+        """``rng.below(2)``: the same draw (and the same state after it), one call less."""
+        return self.rng.choice(COIN)
+
     def _best(self, actions: Sequence[str], value: Callable[[str], float]) -> str:
         """The highest-valued action, ties broken at random (deterministic in the seed)."""
         best: list[str] = []
@@ -139,7 +144,7 @@ class TyrosHeuristicBot:
             else:
                 value = _ship_value(known, action)
             if value > best_value + 1e-9 or (
-                best_action != "pass" and abs(value - best_value) < 1e-9 and self.rng.below(2)
+                best_action != "pass" and abs(value - best_value) < 1e-9 and self._coin()
             ):
                 best_action, best_value = action, value
         if best_action != "pass":

@@ -81,7 +81,7 @@ REACH = tuple(
     )
     for s in range(NODE_COUNT)
 )
-Route = tuple[int, int, int]  # cost, destination node, its cell
+Route = tuple[int, int, int, list[str | None]]  # cost, node, its cell, move texts
 EXPAND_STR = [[f"expand {t} {c}" for c in COLOURS] for t in range(CELL_COUNT)]
 UNDER_STR = [f"under {t}" for t in range(CELL_COUNT)]
 GIVES: tuple[Vec, ...] = MULTISETS[1] + MULTISETS[2]
@@ -89,12 +89,13 @@ KEEP_STR = {vec: f"keep {vec_str(vec)}" for vec in MULTISETS[3]}
 
 
 def _capped(hand: list[int], cap: int) -> Vec:
+    a, b, c, d, e = hand
     return (
-        min(hand[0], cap),
-        min(hand[1], cap),
-        min(hand[2], cap),
-        min(hand[3], cap),
-        min(hand[4], cap),
+        a if a < cap else cap,
+        b if b < cap else cap,
+        c if c < cap else cap,
+        d if d < cap else cap,
+        e if e < cap else cap,
     )
 
 
@@ -279,8 +280,9 @@ class TyrosState(State):
         self.pile = tiles
 
     def sea_routes(self, source: int) -> tuple[tuple[Route, ...], ...]:
-        """Per empire colour: (cost, node, cell) of every node of that colour a ship at
-        ``source`` may sail to (Y6/Y3: a cell with a marker), cheapest first, then by node.
+        """Per empire colour: (cost, node, cell, texts) of every node of that colour a ship
+        at ``source`` may sail to (Y6/Y3: a cell with a marker), cheapest first, then by
+        node; ``texts[n]``: the move paying ``n`` cards of the colour, once it was made.
 
         Filled in source by source, in a table shared by every state with these markers
         (search's worlds, their clones); placing a marker looks up another one."""
@@ -292,7 +294,7 @@ class TyrosState(State):
             markers = self.markers
             found = routes[source] = tuple(
                 tuple(
-                    (cost, dest, NODE_CELL[dest])
+                    (cost, dest, NODE_CELL[dest], [None] * (cost + 1))
                     for dest, cost in REACH[source]
                     if markers[NODE_CELL[dest]] == colour
                 )
@@ -540,7 +542,7 @@ class TyrosState(State):
         markers = self.markers
         for source in sorted(set(self.ships[player])):
             source_cell = NODE_CELL[source]
-            for cost, dest, cell in self._affordable(source, reach):
+            for cost, dest, cell, texts in self._affordable(source, reach):
                 if cell != source_cell and not (  # Italy: changing coast keeps the count
                     tyros_room if cell == TYROS and tyros_open else total[cell] < MAX_SHIPS_PER_CELL
                 ):
@@ -548,7 +550,9 @@ class TyrosState(State):
                 colour = markers[cell]
                 have = hand[colour]
                 use = have if have < cost else cost
-                text = move_text(source, dest, colour, use, cost - use)
+                text = texts[use]
+                if text is None:
+                    text = texts[use] = move_text(source, dest, colour, use, cost - use)
                 owner = cities[cell]
                 if owner < 0 or owner == player or cards == cost:
                     out.append(text)
@@ -570,7 +574,7 @@ class TyrosState(State):
                 if route[0] > budget:
                     break
                 found.append(route)
-        found.sort()
+        found.sort()  # by cost, then node: no two routes from one node share both
         return found
 
     def _city_options(
@@ -665,6 +669,9 @@ class TyrosState(State):
 
     # ---- playing ------------------------------------------------------------------------
     def _play(self, player: int, action: str) -> None:
+        if action[0] == "m":  # the commonest action, read once per distinct string
+            self._play_move(player, *move_spec(action))
+            return
         parts = action.split()
         verb = parts[0]
         if verb == "expand":
@@ -673,8 +680,6 @@ class TyrosState(State):
             self._play_under(player, int(parts[1]))
         elif verb == "pass":
             self._end_turn(acted=False)
-        elif verb == "move":
-            self._play_move(player, parts)
         elif verb == "city":
             self._play_city(player, parts)
         elif verb == "ship":
@@ -729,22 +734,18 @@ class TyrosState(State):
                 self.discard[kind] += vec[kind]
         self._know_lost(player, vec)
 
-    def _play_move(self, player: int, parts: list[str]) -> None:
-        source_token, dest_token = parts[1].split(">")
-        source = NODE_INDEX[source_token]
-        dest = NODE_INDEX[dest_token]
+    def _play_move(self, player: int, source: int, dest: int, paid: Vec, fee: int) -> None:
         ships = self.ships[player]
         ships.remove(source)
         ships.append(dest)
         ships.sort()
         self._board_changed()
-        self._pay(player, cards_of(parts[3]))
-        if len(parts) > 4:  # Y6: the fee card goes to the city's owner
+        self._pay(player, paid)
+        if fee >= 0:  # Y6: the fee card goes to the city's owner
             owner = self.cities[NODE_CELL[dest]]
-            kind = CARD_NAMES.index(parts[5])
-            self.hands[player][kind] -= 1
-            self.hands[owner][kind] += 1
-            self._know_private_transfer(player, owner, kind)
+            self.hands[player][fee] -= 1
+            self.hands[owner][fee] += 1
+            self._know_private_transfer(player, owner, fee)
         self._end_turn(acted=True)
 
     def _play_city(self, player: int, parts: list[str]) -> None:
@@ -953,6 +954,16 @@ CELL_INDEX = {cell_token(c): c for c in range(CELL_COUNT)}
 
 def cell_index(token: str) -> int:
     return CELL_INDEX[token]
+
+
+@cache
+def move_spec(action: str) -> tuple[int, int, Vec, int]:
+    """``move a>b pay ... [fee k]``: source node, destination node, cards paid, and the
+    fee's kind (-1: none)."""
+    parts = action.split()
+    source, dest = parts[1].split(">")
+    fee = CARD_NAMES.index(parts[5]) if len(parts) > 4 else -1
+    return NODE_INDEX[source], NODE_INDEX[dest], cards_of(parts[3]), fee
 
 
 def cards_of(text: str) -> Vec:
