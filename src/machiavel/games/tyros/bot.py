@@ -108,7 +108,12 @@ class TyrosHeuristicBot:
     def _rank(self, known: Knowledge, legal: Sequence[str]) -> list[str]:
         first = self._decide(known, legal)
         value = _value_function(known)
+        offers: list[str] = []
+        if known.phase == ACTIONS:  # offers, valued -inf, end the order as the legal list has
+            offers = [action for action in legal if action[0] == "o"]  # them: no need to sort
+            legal = [action for action in legal if action[0] != "o"]
         order = sorted(legal, key=lambda action: -value(action))  # stable: legal order on ties
+        order.extend(offers)
         order.remove(first)
         return [first, *order]
 
