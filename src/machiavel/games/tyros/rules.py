@@ -581,6 +581,8 @@ class TyrosState(State):
         self, player: int, hand: list[int], total: list[int], mine: list[int], out: list[str]
     ) -> None:
         """Y6: 5 cards of the cell's colour (4 with two ships), alone in the cell."""
+        if max(hand[:JOKER]) + hand[JOKER] < min(CITY_COST):
+            return  # no colour's cards pay for a city anywhere
         if self.cities_in_supply(player) == 0:
             return
         for cell in sorted({NODE_CELL[node] for node in self.ships[player]}):
@@ -619,8 +621,8 @@ class TyrosState(State):
                 out.extend(tyros_ship_actions(_capped(hand, need), need))
         if player not in cities:
             return
-        for cell in range(CELL_COUNT):
-            if cities[cell] != player or total[cell] >= MAX_SHIPS_PER_CELL:
+        for cell in [cell for cell, owner in enumerate(cities) if owner == player]:
+            if total[cell] >= MAX_SHIPS_PER_CELL:
                 continue
             colour = self.markers[cell]
             head = f"ship {cell_token(cell)} pay "

@@ -97,9 +97,9 @@ def score_board(
             in_largest[owner] += points
     if max(cities) >= 0:
         cities_in = [[0] * players for _ in COLOURS]
-        for cell, owner in enumerate(cities):
+        for cell, owner in [(cell, owner) for cell, owner in enumerate(cities) if owner >= 0]:
             colour = markers[cell]
-            if owner < 0 or colour < 0:
+            if colour < 0:
                 continue
             points = CITY_POINTS[rank_of[colour]]
             city[owner] += points
