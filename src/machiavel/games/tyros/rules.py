@@ -81,7 +81,11 @@ REACH = tuple(
     )
     for s in range(NODE_COUNT)
 )
-Route = tuple[int, int, int, list[str | None]]  # cost, node, its cell, move texts
+Route = tuple[int, int, int]  # cost, destination node, its cell
+# Move texts by one number (source, destination, colour, cards of the colour paid): no
+# key to build, and one string object per move.
+MOVE_TEXTS: dict[int, str] = {}
+CARDS_PER_MOVE = 64  # more than any route costs
 EXPAND_STR = [[f"expand {t} {c}" for c in COLOURS] for t in range(CELL_COUNT)]
 UNDER_STR = [f"under {t}" for t in range(CELL_COUNT)]
 GIVES: tuple[Vec, ...] = MULTISETS[1] + MULTISETS[2]
@@ -280,9 +284,8 @@ class TyrosState(State):
         self.pile = tiles
 
     def sea_routes(self, source: int) -> tuple[tuple[Route, ...], ...]:
-        """Per empire colour: (cost, node, cell, texts) of every node of that colour a ship
-        at ``source`` may sail to (Y6/Y3: a cell with a marker), cheapest first, then by
-        node; ``texts[n]``: the move paying ``n`` cards of the colour, once it was made.
+        """Per empire colour: (cost, node, cell) of every node of that colour a ship at
+        ``source`` may sail to (Y6/Y3: a cell with a marker), cheapest first, then by node.
 
         Filled in source by source, in a table shared by every state with these markers
         (search's worlds, their clones); placing a marker looks up another one."""
@@ -294,7 +297,7 @@ class TyrosState(State):
             markers = self.markers
             found = routes[source] = tuple(
                 tuple(
-                    (cost, dest, NODE_CELL[dest], [None] * (cost + 1))
+                    (cost, dest, NODE_CELL[dest])
                     for dest, cost in REACH[source]
                     if markers[NODE_CELL[dest]] == colour
                 )
@@ -542,7 +545,7 @@ class TyrosState(State):
         markers = self.markers
         for source in sorted(set(self.ships[player])):
             source_cell = NODE_CELL[source]
-            for cost, dest, cell, texts in self._affordable(source, reach):
+            for cost, dest, cell in self._affordable(source, reach):
                 if cell != source_cell and not (  # Italy: changing coast keeps the count
                     tyros_room if cell == TYROS and tyros_open else total[cell] < MAX_SHIPS_PER_CELL
                 ):
@@ -550,9 +553,10 @@ class TyrosState(State):
                 colour = markers[cell]
                 have = hand[colour]
                 use = have if have < cost else cost
-                text = texts[use]
+                key = ((source * NODE_COUNT + dest) * KINDS + colour) * CARDS_PER_MOVE + use
+                text = MOVE_TEXTS.get(key)
                 if text is None:
-                    text = texts[use] = move_text(source, dest, colour, use, cost - use)
+                    text = MOVE_TEXTS[key] = move_text(source, dest, colour, use, cost - use)
                 owner = cities[cell]
                 if owner < 0 or owner == player or cards == cost:
                     out.append(text)
