@@ -141,11 +141,11 @@ class TyrosHeuristicBot:
         move_value = _move_valuer(known)
         best_action, best_value = "pass", 0.0
         for action in building:
-            verb = action[:4]
-            if verb == "city":
-                value = _city_value(known, action)
-            elif verb == "move":
+            initial = action[0]  # "move", "city" or "ship"
+            if initial == "m":
                 value = move_value(action)
+            elif initial == "c":
+                value = _city_value(known, action)
             else:
                 value = _ship_value(known, action)
             if value > best_value + 1e-9 or (

@@ -573,12 +573,16 @@ class TyrosState(State):
         """The routes from ``source`` whose colour's cards (jokers included) pay for them,
         cheapest first, then by node (the legal list's order)."""
         found: list[Route] = []
+        colours = 0
         for budget, routes in zip(reach, self.sea_routes(source), strict=True):
-            for route in routes:
-                if route[0] > budget:
-                    break
-                found.append(route)
-        found.sort()  # by cost, then node: no two routes from one node share both
+            if budget:  # every route costs at least one card
+                for route in routes:
+                    if route[0] > budget:
+                        break
+                    found.append(route)
+                colours += 1
+        if colours > 1:
+            found.sort()  # by cost, then node (each colour's routes already are)
         return found
 
     def _city_options(
