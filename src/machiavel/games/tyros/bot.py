@@ -26,13 +26,7 @@ from machiavel.games.tyros.cards import (
     vec_of,
     vec_str,
 )
-from machiavel.games.tyros.knowledge import (
-    CELL_OF_TOKEN,
-    Knowledge,
-    from_state,
-    from_view,
-    kinds_in,
-)
+from machiavel.games.tyros.knowledge import CELL_OF_TOKEN, Knowledge, from_state, from_view
 from machiavel.games.tyros.rules import ACTIONS, TyrosState
 from machiavel.games.tyros.scoring import CITY_POINTS, SHIP_POINTS
 
@@ -286,8 +280,9 @@ def _move_valuer(known: Knowledge) -> Callable[[str], float]:
     need = known.need
 
     def value(action: str) -> float:
-        src, dst, paid, fee = _move_parts(action)
-        value = -sum([need[kind] * count for kind, count in paid]) * CARD_COST  # cards_value
+        src, dst, colour, cards, jokers, fee = _move_parts(action)
+        # cards_value: the same sum (a kind absent adds exactly 0.0)
+        value = -(need[colour] * cards + need[JOKER] * jokers) * CARD_COST
         if fee >= 0:
             value -= need[fee] * CARD_COST
         if src == dst:
@@ -397,13 +392,15 @@ def _node_cell(token: str) -> int:
 
 
 @cache
-def _move_parts(action: str) -> tuple[int, int, tuple[tuple[int, int], ...], int]:
-    """``move a>b pay ... [fee k]``: source cell, destination cell, the (kind, count) of
-    each kind paid, in kind order, and the fee's kind (-1: none)."""
+def _move_parts(action: str) -> tuple[int, int, int, int, int, int]:
+    """``move a>b pay ... [fee k]``: source cell, destination cell, the colour paid (its
+    cards and jokers: a move pays one colour), and the fee's kind (-1: none)."""
     parts = action.split()
     source, dest = parts[1].split(">")
+    paid = _cards(parts[3])
+    colour = next((kind for kind in range(JOKER) if paid[kind]), 0)
     fee = CARD_INDEX[parts[5]] if len(parts) > 4 else -1
-    return _node_cell(source), _node_cell(dest), kinds_in(_cards(parts[3])), fee
+    return _node_cell(source), _node_cell(dest), colour, paid[colour], paid[JOKER], fee
 
 
 @cache

@@ -121,11 +121,11 @@ class Knowledge:
         """What these cards are worth to us: the sum over every kind, in kind order (the
         kinds absent add exactly nothing, so they are skipped)."""
         need = self.need
-        return sum([need[kind] * count for kind, count in kinds_in(vec)])
+        return sum([need[kind] * count for kind, count in _kinds_in(vec)])
 
 
 @cache
-def kinds_in(vec: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+def _kinds_in(vec: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     """(kind, count) of each kind present in ``vec``, in kind order."""
     return tuple((kind, count) for kind, count in enumerate(vec) if count)
 

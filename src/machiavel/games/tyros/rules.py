@@ -295,14 +295,12 @@ class TyrosState(State):
         found = routes.get(source)
         if found is None:
             markers = self.markers
-            found = routes[source] = tuple(
-                tuple(
-                    (cost, dest, NODE_CELL[dest])
-                    for dest, cost in REACH[source]
-                    if markers[NODE_CELL[dest]] == colour
-                )
-                for colour in range(len(COLOURS))
-            )
+            by_colour: list[list[Route]] = [[] for _ in COLOURS]
+            for dest, cost in REACH[source]:
+                colour = markers[NODE_CELL[dest]]
+                if colour >= 0:
+                    by_colour[colour].append((cost, dest, NODE_CELL[dest]))
+            found = routes[source] = tuple(tuple(ways) for ways in by_colour)
         return found
 
     def empire_ranks(self) -> tuple[int, ...]:
