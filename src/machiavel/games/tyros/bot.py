@@ -321,7 +321,7 @@ def _arrival_gain(known: Knowledge, dst: int) -> float:
     owners = known.ships[dst]
     if others != len(owners):
         return -1.0
-    rival = next(o for o in owners if o != known.me)
+    rival = owners[0]  # all the ships there are rivals'
     return SHIP_POINTS[rank] * (1.2 if rival == known.leader() else 0.8)
 
 

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import TYPE_CHECKING
 
 from machiavel.core.contract import JsonDict
 from machiavel.games.tyros.board import CELL_COUNT, cell_token
-from machiavel.games.tyros.cards import CARD_NAMES, COLOURS, JOKER, KINDS, Vec
+from machiavel.games.tyros.cards import CARD_NAMES, COLOURS, JOKER, KINDS, Vec, kinds_in
 
 if TYPE_CHECKING:
     from machiavel.games.tyros.rules import TyrosState
@@ -121,13 +120,7 @@ class Knowledge:
         """What these cards are worth to us: the sum over every kind, in kind order (the
         kinds absent add exactly nothing, so they are skipped)."""
         need = self.need
-        return sum([need[kind] * count for kind, count in _kinds_in(vec)])
-
-
-@cache
-def _kinds_in(vec: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """(kind, count) of each kind present in ``vec``, in kind order."""
-    return tuple((kind, count) for kind, count in enumerate(vec) if count)
+        return sum([need[kind] * count for kind, count in kinds_in(vec)])
 
 
 def _needs(known: Knowledge) -> list[float]:

@@ -29,6 +29,7 @@ from machiavel.games.tyros.cards import (
     Vec,
     fits,
     full_deck,
+    kinds_in,
     parse_cards,
     pay_vec,
     sub_multisets,
@@ -736,10 +737,10 @@ class TyrosState(State):
     def _pay(self, player: int, vec: Vec) -> None:
         """Cards paid to the discard pile: everyone sees them."""
         hand = self.hands[player]
-        for kind in range(KINDS):
-            if vec[kind]:
-                hand[kind] -= vec[kind]
-                self.discard[kind] += vec[kind]
+        discard = self.discard
+        for kind, count in kinds_in(vec):
+            hand[kind] -= count
+            discard[kind] += count
         self._know_lost(player, vec)
 
     def _play_move(self, player: int, source: int, dest: int, paid: Vec, fee: int) -> None:
@@ -843,13 +844,13 @@ class TyrosState(State):
     def _know_lost(self, holder: int, vec: Vec) -> None:
         """Public payment: every lower bound on these colours drops."""
         known = self.known
-        paid = [kind for kind in range(KINDS) if vec[kind]]
+        paid = kinds_in(vec)
         for viewer in range(self.n + 1):
             if viewer != holder:
                 base = (viewer * self.n + holder) * KINDS
-                for kind in paid:
+                for kind, count in paid:
                     if known[base + kind]:
-                        known[base + kind] = max(0, known[base + kind] - vec[kind])
+                        known[base + kind] = max(0, known[base + kind] - count)
 
     def _know_gained(self, holder: int, vec: Vec) -> None:
         known = self.known
