@@ -277,6 +277,7 @@ def _move_valuer(known: Knowledge) -> Callable[[str], float]:
     out once per decision (and added in the same order, so every sum is unchanged)."""
     losses: dict[int, int] = {}
     gains: dict[int, float] = {}
+    loss_at, gain_at = losses.get, gains.get
     need = known.need
 
     def value(action: str) -> float:
@@ -287,10 +288,10 @@ def _move_valuer(known: Knowledge) -> Callable[[str], float]:
             value -= need[fee] * CARD_COST
         if src == dst:
             return value - 1.0  # only a change of Italy's coast
-        loss = losses.get(src)
+        loss = loss_at(src)
         if loss is None:
             loss = losses[src] = _leaving_loss(known, src)
-        gain = gains.get(dst)
+        gain = gain_at(dst)
         if gain is None:
             gain = gains[dst] = _arrival_gain(known, dst)
         return value - loss + gain
