@@ -36,7 +36,9 @@ from machiavel.games.tyros.cards import (
     vec_str,
 )
 from machiavel.games.tyros.scoring import (
+    CityPoints,
     ScoreSheet,
+    city_points,
     empire_sizes,
     fleet_of,
     rank_empires,
@@ -218,6 +220,7 @@ class TyrosState(State):
         _routes=CACHE,  # sea_routes()
         _ranks=CACHE,  # empire_ranks()
         _sheet=CACHE,  # score_sheet()
+        _city_points=CACHE,  # score_sheet()'s points from cities
         _fleet=CACHE,  # fleet()
         _counts=CACHE,  # ship_counts()
     )
@@ -256,6 +259,7 @@ class TyrosState(State):
         self._routes: dict[int, tuple[tuple[Route, ...], ...]] | None = None
         self._ranks: tuple[int, ...] | None = None
         self._sheet: ScoreSheet | None = None
+        self._city_points: CityPoints | None = None
         self._fleet: dict[int, list[int]] | None = None
         self._counts: dict[int, tuple[list[int], list[int]]] | None = None
         self._setup_board(str(setup.options.get("setup", "first-game")))
@@ -322,7 +326,7 @@ class TyrosState(State):
 
     def _forget_board(self) -> None:
         """Every cache derived from the board dropped (for positions set up by hand)."""
-        self._routes = self._ranks = None
+        self._routes = self._ranks = self._city_points = None
         self._board_changed()
 
     def _board_changed(self) -> None:
@@ -337,6 +341,7 @@ class TyrosState(State):
         self._routes = None
         self._ranks = None
         self._sheet = None
+        self._city_points = None
         # Y3: 31 or 32 gives Tyros a marker of the same colour, unless it has one
         # (and while that colour has markers left, Y1).
         if cell in TYROS_TRIGGERS and self.markers[TYROS] < 0 and self._has_markers(colour):
@@ -761,6 +766,7 @@ class TyrosState(State):
         cell = cell_index(parts[1])
         self._pay(player, cards_of(parts[3]))
         self.cities[cell] = player
+        self._city_points = None
         self._board_changed()
         ships = self.ships[player]
         if len(parts) > 4:
@@ -888,8 +894,16 @@ class TyrosState(State):
     def score_sheet(self) -> ScoreSheet:
         """Points by category (cached until the board changes: search reads it often)."""
         if self._sheet is None:
+            if self._city_points is None:
+                self._city_points = city_points(self.n, self.markers, self.cities)
             self._sheet = score_board(
-                self.n, self.markers, self.cities, self.ships, self.bonus_owner, self.fleet()
+                self.n,
+                self.markers,
+                self.cities,
+                self.ships,
+                self.bonus_owner,
+                self.fleet(),
+                self._city_points,
             )
         return self._sheet
 

@@ -62,39 +62,24 @@ def fleet_of(ships: list[list[int]]) -> dict[int, list[int]]:
     return fleet
 
 
-def score_board(
-    players: int,
-    markers: list[int],
-    cities: list[int],
-    ships: list[list[int]],
-    bonus_owner: int,
-    fleet: dict[int, list[int]] | None = None,
-) -> ScoreSheet:
-    """The points of every player; ``fleet``: ``fleet_of(ships)`` if already known."""
-    if fleet is None:
-        fleet = fleet_of(ships)
-    sizes = empire_sizes(markers)
-    ranking = rank_empires(sizes)
+@dataclass(frozen=True)
+class CityPoints:
+    """The points cities bring (they change only with a city or a marker)."""
+
+    city: tuple[int, ...]
+    majority: tuple[int, ...]
+    in_largest: tuple[int, ...]  # city and majority points in the largest empire
+
+
+def city_points(players: int, markers: list[int], cities: list[int]) -> CityPoints:
+    ranking = rank_empires(empire_sizes(markers))
     rank_of = [0] * len(COLOURS)
     for rank, colour in enumerate(ranking):
         rank_of[colour] = rank
     largest = ranking[0]
     city = [0] * players
-    ship = [0] * players
     majority = [0] * players
-    bonus = [0] * players
     in_largest = [0] * players
-    # Only the cells with ships or a city score: visit those, not the whole map (search
-    # scores thousands of positions a second).
-    for cell, owners in fleet.items():
-        colour = markers[cell]
-        owner = owners[0]
-        if colour < 0 or cities[cell] >= 0 or owners.count(owner) != len(owners):
-            continue  # no empire (Tyros before its marker), a city, or several players
-        points = SHIP_POINTS[rank_of[colour]]
-        ship[owner] += points
-        if colour == largest:
-            in_largest[owner] += points
     if max(cities) >= 0:
         cities_in = [[0] * players for _ in COLOURS]
         for cell, owner in [(cell, owner) for cell, owner in enumerate(cities) if owner >= 0]:
@@ -113,6 +98,46 @@ def score_board(
                 majority[winner] += MAJORITY_BONUS
                 if colour == largest:
                     in_largest[winner] += MAJORITY_BONUS
+    return CityPoints(tuple(city), tuple(majority), tuple(in_largest))
+
+
+def score_board(
+    players: int,
+    markers: list[int],
+    cities: list[int],
+    ships: list[list[int]],
+    bonus_owner: int,
+    fleet: dict[int, list[int]] | None = None,
+    from_cities: CityPoints | None = None,
+) -> ScoreSheet:
+    """The points of every player; ``fleet``: ``fleet_of(ships)``, ``from_cities``:
+    ``city_points(...)``, if already known."""
+    if fleet is None:
+        fleet = fleet_of(ships)
+    if from_cities is None:
+        from_cities = city_points(players, markers, cities)
+    sizes = empire_sizes(markers)
+    ranking = rank_empires(sizes)
+    rank_of = [0] * len(COLOURS)
+    for rank, colour in enumerate(ranking):
+        rank_of[colour] = rank
+    largest = ranking[0]
+    city = list(from_cities.city)
+    ship = [0] * players
+    majority = list(from_cities.majority)
+    bonus = [0] * players
+    in_largest = list(from_cities.in_largest)
+    # Only the cells with ships score: visit those, not the whole map (search scores
+    # thousands of positions a second).
+    for cell, owners in fleet.items():
+        colour = markers[cell]
+        owner = owners[0]
+        if colour < 0 or cities[cell] >= 0 or owners.count(owner) != len(owners):
+            continue  # no empire (Tyros before its marker), a city, or several players
+        points = SHIP_POINTS[rank_of[colour]]
+        ship[owner] += points
+        if colour == largest:
+            in_largest[owner] += points
     if bonus_owner >= 0:
         bonus[bonus_owner] += ALL_EMPIRES_BONUS
     return ScoreSheet(sizes, ranking, city, ship, majority, bonus, in_largest)
