@@ -126,11 +126,12 @@ class Knowledge:
 def _needs(known: Knowledge) -> list[float]:
     """How useful a card of each colour is: colours of cells where a city could rise."""
     need = [0.6] * KINDS
+    colours, city, total_at, mine_at = known.colour, known.city, known.total_at, known.mine_at
     for cell in known.ships:  # the view's order: float sums must not change
-        colour = known.colour[cell]
-        mine = known.mine_at[cell]
-        if colour >= 0 and mine and known.city[cell] < 0:
-            need[colour] += 0.6 if known.total_at[cell] == mine else 0.2
+        colour = colours[cell]
+        mine = mine_at[cell]
+        if colour >= 0 and mine and city[cell] < 0:
+            need[colour] += 0.6 if total_at[cell] == mine else 0.2
     for colour in range(len(COLOURS)):
         need[colour] += 0.1 * (3 - known.rank[colour])
     need[JOKER] = max(need[: len(COLOURS)]) + 0.4
