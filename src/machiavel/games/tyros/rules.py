@@ -84,7 +84,7 @@ REACH = tuple(
     )
     for s in range(NODE_COUNT)
 )
-Route = tuple[int, int, int]  # cost, destination node, its cell
+Route = tuple[int, int, int, int, int]  # cost, node, its cell, its colour, text key
 # Move texts by one number (source, destination, colour, cards of the colour paid): no
 # key to build, and one string object per move.
 MOVE_TEXTS: dict[int, str] = {}
@@ -289,8 +289,9 @@ class TyrosState(State):
         self.pile = tiles
 
     def sea_routes(self, source: int) -> tuple[tuple[Route, ...], ...]:
-        """Per empire colour: (cost, node, cell) of every node of that colour a ship at
-        ``source`` may sail to (Y6/Y3: a cell with a marker), cheapest first, then by node.
+        """Per empire colour: (cost, node, cell, colour, text key) of every node of that
+        colour a ship at ``source`` may sail to (Y6/Y3: a cell with a marker), cheapest
+        first, then by node; the key plus the cards of the colour paid: ``MOVE_TEXTS``'s.
 
         Filled in source by source, in a table shared by every state with these markers
         (search's worlds, their clones); placing a marker looks up another one."""
@@ -304,7 +305,8 @@ class TyrosState(State):
             for dest, cost in REACH[source]:
                 colour = markers[NODE_CELL[dest]]
                 if colour >= 0:
-                    by_colour[colour].append((cost, dest, NODE_CELL[dest]))
+                    key = ((source * NODE_COUNT + dest) * KINDS + colour) * CARDS_PER_MOVE
+                    by_colour[colour].append((cost, dest, NODE_CELL[dest], colour, key))
             found = routes[source] = tuple(tuple(ways) for ways in by_colour)
         return found
 
@@ -546,18 +548,16 @@ class TyrosState(State):
             return
         tyros_open = cities[TYROS] < 0
         tyros_room = not tyros_open or mine[TYROS] < MAX_OWN_SHIPS_IN_OPEN_TYROS
-        markers = self.markers
         for source in sorted(set(self.ships[player])):
             source_cell = NODE_CELL[source]
-            for cost, dest, cell in self._affordable(source, reach):
+            for cost, dest, cell, colour, key in self._affordable(source, reach):
                 if cell != source_cell and not (  # Italy: changing coast keeps the count
                     tyros_room if cell == TYROS and tyros_open else total[cell] < MAX_SHIPS_PER_CELL
                 ):
                     continue  # no room for one more ship
-                colour = markers[cell]
                 have = hand[colour]
                 use = have if have < cost else cost
-                key = ((source * NODE_COUNT + dest) * KINDS + colour) * CARDS_PER_MOVE + use
+                key += use
                 text = MOVE_TEXTS.get(key)
                 if text is None:
                     text = MOVE_TEXTS[key] = move_text(source, dest, colour, use, cost - use)
