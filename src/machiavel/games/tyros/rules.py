@@ -418,7 +418,9 @@ class TyrosState(State):
         """Y5: tiles whose cell neighbours an empire, with each neighbouring colour."""
         options = []
         markers = self.markers
-        open_colours = [c for c in range(len(COLOURS)) if self._has_markers(c)]
+        open_colours = [
+            c for c in range(len(COLOURS)) if markers.count(c) < MARKERS_PER_COLOUR
+        ]  # _has_markers, for every colour at once
         for tile in self.tiles[player]:
             colours = {markers[nb] for nb in NEIGHBOURS[tile]}
             for colour in open_colours:
