@@ -48,7 +48,7 @@ def rig(
     state._refresh_to_move()
     state._legal_cache.clear()
     state._legal_sets.clear()
-    state._marked = None  # markers changed by hand
+    state._forget_board()  # markers changed by hand
 
 
 def play(state: State, bots: list[object]) -> None:

@@ -146,7 +146,7 @@ def ship_at(state: TyrosState, node: str, colour: int, cells: list[int], cards: 
     state._refresh_to_move()
     state._legal_cache.clear()
     state._legal_sets.clear()
-    state._marked = None  # markers changed by hand
+    state._forget_board()  # markers changed by hand
 
 
 def move_costs(state: TyrosState) -> dict[str, int]:

@@ -82,7 +82,7 @@ def rig(
     state._refresh_to_move()
     state._legal_cache.clear()
     state._legal_sets.clear()
-    state._marked = None  # markers changed by hand
+    state._forget_board()  # markers changed by hand
     return state
 
 
@@ -300,7 +300,7 @@ def exhaust(state: TyrosState, colour: int, spare: set[int]) -> None:
     free = [c for c in range(1, 33) if state.markers[c] < 0 and c not in spare]
     for cell_id in free[: 20 - state.markers.count(colour)]:
         state.markers[cell_id] = colour
-    state._marked = None
+    state._forget_board()
     assert state.markers.count(colour) == 20
 
 
@@ -1000,7 +1000,7 @@ def test_y3_tyros_joining_an_empire_is_told_and_marked() -> None:
     state = new(4, seed=1)
     player = state.current
     state.markers[30] = VI
-    state._marked = None
+    state._forget_board()
     give_tiles(state, player, [31, 2, 3])
     told = narrate(state, player, "expand 31 violet")
     assert told.for_viewer(None, 4).split("\n")[1] == (

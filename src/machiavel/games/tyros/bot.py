@@ -1,20 +1,22 @@
-"""The Tyros heuristic bot: greedy, one-ply, using only its seat's view and legal actions.
+"""The Tyros heuristic bot: greedy, one-ply, using only what its seat may see.
 
 It expands the empires where it is strong, moves ships toward cells it can hold alone,
 builds cities in the largest empires, trades with the bank when stuck, offers trades that
 bring the cards a city needs, and answers offers by what they do for it (refusing the
-leader). It is a rollout policy too, so it reads each legal action string once and never
-simulates.
+leader). It is a rollout policy too, so it never simulates: it reads each legal action
+string once (each string parsed once per process) and looks facts up in a ``Knowledge``
+read from the seat's view (``choose``) or, for search, from the state (``choose_in``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Sequence
+from functools import cache
+from itertools import takewhile
 
-from machiavel.core.contract import JsonDict, Seat
+from machiavel.core.contract import Seat, State
 from machiavel.core.rng import Rng, random_seed
-from machiavel.games.tyros.board import BOARD, NODE_COUNT
+from machiavel.games.tyros.board import BOARD, CELL_COUNT, NODE_BY_TOKEN
 from machiavel.games.tyros.cards import (
     CARD_NAMES,
     COLOURS,
@@ -24,75 +26,25 @@ from machiavel.games.tyros.cards import (
     vec_of,
     vec_str,
 )
+from machiavel.games.tyros.knowledge import CELL_OF_TOKEN, Knowledge, from_state, from_view
+from machiavel.games.tyros.rules import ACTIONS, TyrosState
 from machiavel.games.tyros.scoring import CITY_POINTS, SHIP_POINTS
 
 CARD_INDEX = {name: index for index, name in enumerate(CARD_NAMES)}
 CARD_COST = 0.7  # what a card is worth when spent, in points
-NODE_BY_TOKEN = {token: node for node, token in enumerate(BOARD.node_token)}
+NO_ROUTE = 99
+COIN = (0, 1)
 
 
-@dataclass
-class Reading:
-    """What the bot reads from its view, indexed for quick lookups."""
-
-    me: int
-    colour: dict[str, int] = field(default_factory=dict)  # cell token -> colour
-    rank: list[int] = field(default_factory=list)  # colour -> 0 (largest) .. 3
-    city: dict[str, int] = field(default_factory=dict)
-    ships: dict[str, list[int]] = field(default_factory=dict)  # cell -> owners
-    hand: list[int] = field(default_factory=list)
-    scores: list[float] = field(default_factory=list)
-    my_city_colours: set[int] = field(default_factory=set)
-    need: list[float] = field(default_factory=list)
-
-    def mine(self, cell: str) -> int:
-        return self.ships.get(cell, []).count(self.me)
-
-    def others(self, cell: str) -> int:
-        return len(self.ships.get(cell, [])) - self.mine(cell)
-
-    def held_alone(self, cell: str) -> bool:
-        return self.mine(cell) > 0 and self.others(cell) == 0 and cell not in self.city
-
-    def leader(self) -> int:
-        """The best-placed opponent."""
-        rivals = [p for p in range(len(self.scores)) if p != self.me]
-        return max(rivals, key=lambda p: (self.scores[p], -p))
+def _cell_sea_distance(a: int, b: int) -> int:
+    """Cheapest sea route between any node of cell ``a`` and any node of cell ``b``."""
+    costs = [BOARD.distance[x][y] for x in BOARD.cell_nodes[a] for y in BOARD.cell_nodes[b]]
+    return min((c for c in costs if c >= 0), default=NO_ROUTE)
 
 
-def read(view: JsonDict, me: int) -> Reading:
-    reading = Reading(me)
-    reading.colour = {cell: COLOURS.index(name) for cell, name in view["markers"].items()}
-    reading.rank = [0] * len(COLOURS)
-    for empire in view["empires"]:
-        reading.rank[COLOURS.index(empire["colour"])] = empire["rank"] - 1
-    reading.city = dict(view["cities"])
-    for ship in view["ships"]:
-        reading.ships.setdefault(ship["cell"], []).append(ship["owner"])
-    reading.hand = [view["hand"][name] for name in CARD_NAMES]
-    reading.scores = list(view["scores"])
-    reading.my_city_colours = {
-        reading.colour[cell] for cell, owner in reading.city.items() if owner == me
-    }
-    reading.need = _needs(reading)
-    return reading
-
-
-def _needs(reading: Reading) -> list[float]:
-    """How useful a card of each colour is: colours of cells where a city could rise."""
-    need = [0.6] * KINDS
-    for cell, owners in reading.ships.items():
-        colour = reading.colour.get(cell)
-        if colour is not None and reading.me in owners and cell not in reading.city:
-            need[colour] += 0.6 if reading.others(cell) == 0 else 0.2
-    for colour in range(len(COLOURS)):
-        need[colour] += 0.1 * (3 - reading.rank[colour])
-    need[JOKER] = max(need[: len(COLOURS)]) + 0.4
-    return need
-
-
-def cards_value(reading: Reading, vec: tuple[int, ...]) -> float:
-    return sum(reading.need[k] * vec[k] for k in range(KINDS))
+CELL_SEA_DISTANCE = tuple(
+    tuple(_cell_sea_distance(a, b) for b in range(CELL_COUNT)) for a in range(CELL_COUNT)
+)
 
 
 class TyrosHeuristicBot:
@@ -101,61 +53,69 @@ class TyrosHeuristicBot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = Rng(random_seed() if seed is None else seed)
 
+    # ---- entry points: from a seat's view, or straight from a search world ----------------
     def choose(self, seat: Seat) -> str:
         legal = seat.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        view = seat.view()
-        reading = read(view, seat.player)
-        phase = view["phase"]
-        if phase == "expand":
-            return self._best(legal, lambda a: self._expand_value(reading, a))
-        if phase == "offer":
-            return self._answer(view, reading, legal)
-        if phase == "keep":
-            return self._best(legal, lambda a: cards_value(reading, _cards(a.split()[1])))
-        return self._act(view, reading, legal)
+        return self._decide(from_view(seat.view(), seat.player), legal)
+
+    def choose_in(self, state: State, player: int) -> str:
+        """``choose(state.seat(player))``, read from the fields ``player`` may see."""
+        assert isinstance(state, TyrosState)
+        if state.phase == ACTIONS:  # the trades are built only if nothing else is worth it
+            trades = state.trading_options
+            known = from_state(state, player)
+            return self._act(known, state.building_options(player), lambda: trades(player))
+        legal = state.legal_list(player)
+        if len(legal) == 1:
+            return legal[0]
+        return self._decide(from_state(state, player), legal)
 
     def ranked(self, seat: Seat) -> list[str]:
         """Every legal action, best first (for search bots that widen in this order)."""
         legal = seat.legal_actions()
-        first = self.choose(seat)
         if len(legal) == 1:
             return legal
-        view = seat.view()
-        reading = read(view, seat.player)
-        value = self._value_function(view, reading)
+        return self._rank(from_view(seat.view(), seat.player), legal)
+
+    def ranked_in(self, state: State, player: int) -> list[str]:
+        """``ranked(state.seat(player))``, read from the fields ``player`` may see."""
+        assert isinstance(state, TyrosState)
+        legal = state.legal_list(player)
+        if len(legal) == 1:
+            return list(legal)
+        return self._rank(from_state(state, player), legal)
+
+    # ---- decisions ----------------------------------------------------------------------
+    def _decide(self, known: Knowledge, legal: Sequence[str]) -> str:
+        phase = known.phase
+        if phase == "expand":
+            return self._best(legal, _expansion_valuer(known))
+        if phase == "offer":
+            return _answer(known, legal)
+        if phase == "keep":
+            return self._best(legal, lambda a: known.cards_value(_keep_vec(a)))
+        building, trades = _split_actions(legal)
+        return self._act(known, building, lambda: trades)
+
+    def _rank(self, known: Knowledge, legal: Sequence[str]) -> list[str]:
+        first = self._decide(known, legal)
+        value = _value_function(known)
+        offers: list[str] = []
+        if known.phase == ACTIONS:  # offers, valued -inf, end the order as the legal list has
+            offers = [action for action in legal if action[0] == "o"]  # them: no need to sort
+            legal = [action for action in legal if action[0] != "o"]
         order = sorted(legal, key=lambda action: -value(action))  # stable: legal order on ties
+        order.extend(offers)
         order.remove(first)
         return [first, *order]
 
-    def _value_function(self, view: JsonDict, reading: Reading) -> Callable[[str], float]:
-        """How the bot values one action of the current phase (offers it makes: last)."""
-        phase = view["phase"]
-        if phase == "expand":
-            return lambda a: self._expand_value(reading, a)
-        if phase == "keep":
-            return lambda a: cards_value(reading, _cards(a.split()[1]))
-        if phase == "offer":
-            return lambda a: 0.0
+    def _coin(self) -> int:
+        """``rng.below(2)``: the same draw (and the same state after it), one call less."""
+        return self.rng.choice(COIN)
 
-        def act_value(action: str) -> float:
-            verb = action[:4]
-            if verb == "city":
-                return self._city_value(reading, action)
-            if verb == "move":
-                return self._move_value(reading, action)
-            if verb == "ship":
-                return self._ship_value(view, reading, action)
-            if verb == "bank":
-                return min(self._bank_value(reading, action), 0.0) - 0.5
-            if verb == "pass":
-                return -0.4
-            return float("-inf")  # offers: only the one ``choose`` picks comes early
-
-        return act_value
-
-    def _best(self, actions: list[str], value: Callable[[str], float]) -> str:
+    def _best(self, actions: Sequence[str], value: Callable[[str], float]) -> str:
         """The highest-valued action, ties broken at random (deterministic in the seed)."""
         best: list[str] = []
         top = float("-inf")
@@ -167,193 +127,312 @@ class TyrosHeuristicBot:
                 best.append(action)
         return best[0] if len(best) == 1 else self.rng.choice(best)
 
-    # ---- expansion ------------------------------------------------------------------
-    def _expand_value(self, reading: Reading, action: str) -> float:
-        parts = action.split()
-        if parts[0] == "under":  # keep the tiles closest to the empires where we are strong
-            return -float(parts[1] in reading.colour)
-        cell, colour = parts[1], COLOURS.index(parts[2])
-        stake = [0.0] * len(reading.scores)
-        for other, c in reading.colour.items():
-            if c != colour:
-                continue
-            owner = reading.city.get(other)
-            if owner is not None:
-                stake[owner] += 2.0
-            else:
-                owners = set(reading.ships.get(other, []))
-                if len(owners) == 1:
-                    stake[owners.pop()] += 1.0
-        rivals = max((s for p, s in enumerate(stake) if p != reading.me), default=0.0)
-        near = _sea_near_mine(reading, cell)
-        return stake[reading.me] - 0.7 * rivals + 0.5 * near
-
-    # ---- answering offers -----------------------------------------------------------
-    def _answer(self, view: JsonDict, reading: Reading, legal: list[str]) -> str:
-        if "accept" not in legal:
-            return "refuse"
-        offer = view["offer"]
-        if offer["from"] == reading.leader() and reading.scores[offer["from"]] > max(
-            reading.scores[reading.me], 0
-        ):
-            return "refuse"  # never help the leader
-        gain = cards_value(reading, _vec(offer["give"])) - cards_value(reading, _vec(offer["ask"]))
-        return "accept" if gain > 0.05 else "refuse"
-
-    # ---- actions --------------------------------------------------------------------
-    def _act(self, view: JsonDict, reading: Reading, legal: list[str]) -> str:
+    def _act(
+        self, known: Knowledge, building: Sequence[str], trades: Callable[[], Sequence[str]]
+    ) -> str:
+        """The best move, city or ship; if none is worth it, an offer, a bank trade or
+        "pass" (``trades``: the legal bank trades, then offers; asked for only then)."""
+        move_value = _move_valuer(known)
         best_action, best_value = "pass", 0.0
-        bank: list[str] = []
-        for action in legal:
-            verb = action[:4]
-            if verb == "offe" or verb == "pass":
-                continue
-            if verb == "bank":
-                bank.append(action)
-                continue
-            if verb == "city":
-                value = self._city_value(reading, action)
-            elif verb == "move":
-                value = self._move_value(reading, action)
+        for action in building:
+            initial = action[0]  # "move", "city" or "ship"
+            if initial == "m":
+                value = move_value(action)
+            elif initial == "c":
+                value = _city_value(known, action)
             else:
-                value = self._ship_value(view, reading, action)
+                value = _ship_value(known, action)
             if value > best_value + 1e-9 or (
-                abs(value - best_value) < 1e-9 and best_action != "pass" and self.rng.below(2)
+                best_action != "pass" and abs(value - best_value) < 1e-9 and self._coin()
             ):
                 best_action, best_value = action, value
         if best_action != "pass":
             return best_action
-        offer = self._offer(view, reading, set(legal))
+        trading = trades()
+        offer = _offer(known, trading)
         if offer is not None:
             return offer
+        bank = list(takewhile(lambda action: action.startswith("bank"), trading))
         if bank:  # stuck: swap the cards it needs least, if that is worth it
-            choice = self._best(bank, lambda a: self._bank_value(reading, a))
-            if self._bank_value(reading, choice) > 0:
+            choice = self._best(bank, lambda a: _bank_value(known, a))
+            if _bank_value(known, choice) > 0:
                 return choice
         return "pass"
 
-    def _city_value(self, reading: Reading, action: str) -> float:
-        parts = action.split()
-        cell = parts[1]
-        colour = reading.colour[cell]
-        rank = reading.rank[colour]
-        value: float = CITY_POINTS[rank] - (SHIP_POINTS[rank] if reading.held_alone(cell) else 0)
-        if colour not in reading.my_city_colours:
-            value += 2.0  # towards the bonus for a city in every empire
-        mine = sum(
-            1 for c, o in reading.city.items() if o == reading.me and reading.colour[c] == colour
-        )
-        value += 2.0 if mine == 0 else 1.0
-        return value - CARD_COST * len(parts[3].split(",")) + 4.0
 
-    def _move_value(self, reading: Reading, action: str) -> float:
-        parts = action.split()
-        source_token, dest_token = parts[1].split(">")
-        source = BOARD.node_cell[NODE_BY_TOKEN[source_token]]
-        dest = BOARD.node_cell[NODE_BY_TOKEN[dest_token]]
-        src, dst = _token(source), _token(dest)
-        value = -cards_value(reading, _cards(parts[3])) * CARD_COST
-        if len(parts) > 4:
-            value -= reading.need[CARD_INDEX[parts[5]]] * CARD_COST
+def _split_actions(legal: Sequence[str]) -> tuple[Sequence[str], Sequence[str]]:
+    """The legal list of the actions phase as the rules build it: moves, cities and ships,
+    then the trades (bank trades, offers) and "pass"."""
+    for index, action in enumerate(legal):
+        verb = action[:4]
+        if verb == "bank" or verb == "offe" or verb == "pass":
+            return legal[:index], legal[index:]
+    return legal, ()
+
+
+def _value_function(known: Knowledge) -> Callable[[str], float]:
+    """How the bot values one action of the current phase (offers it makes: last)."""
+    phase = known.phase
+    if phase == "expand":
+        return _expansion_valuer(known)
+    if phase == "keep":
+        return lambda a: known.cards_value(_keep_vec(a))
+    if phase == "offer":
+        return lambda a: 0.0
+
+    move_value = _move_valuer(known)
+
+    def act_value(action: str) -> float:
+        verb = action[:4]
+        if verb == "city":
+            return _city_value(known, action)
+        if verb == "move":
+            return move_value(action)
+        if verb == "ship":
+            return _ship_value(known, action)
+        if verb == "bank":
+            return min(_bank_value(known, action), 0.0) - 0.5
+        if verb == "pass":
+            return -0.4
+        return float("-inf")  # offers: only the one ``choose`` picks comes early
+
+    return act_value
+
+
+# ---- expansion ----------------------------------------------------------------------
+def _expansion_valuer(known: Knowledge) -> Callable[[str], float]:
+    """Values of expansion actions; what depends only on a colour or a cell is worked out
+    once per decision."""
+    me = known.me
+    stakes = _stakes(known)
+    pull: dict[int, float] = {}
+    nearness: dict[int, float] = {}
+
+    def value(action: str) -> float:
+        cell, colour = _expansion(action)
+        if colour < 0:  # under: keep the tiles closest to the empires where we are strong
+            return -float(known.colour[cell] >= 0)
+        if colour not in pull:
+            stake = stakes[colour]
+            rivals = max((s for p, s in enumerate(stake) if p != me), default=0.0)
+            pull[colour] = stake[me] - 0.7 * rivals
+        if cell not in nearness:
+            nearness[cell] = _sea_near_mine(known, cell)
+        return pull[colour] + 0.5 * nearness[cell]
+
+    return value
+
+
+def _stakes(known: Knowledge) -> list[list[float]]:
+    """Per colour, each player's hold on that empire: 2 a city, 1 a cell held by ships."""
+    stakes = [[0.0] * known.players for _ in COLOURS]
+    for cell, colour in enumerate(known.colour):
+        if colour < 0:
+            continue
+        owner = known.city[cell]
+        if owner >= 0:
+            stakes[colour][owner] += 2.0
+            continue
+        owners = known.ships.get(cell)
+        if owners and len(set(owners)) == 1:
+            stakes[colour][owners[0]] += 1.0
+    return stakes
+
+
+def _sea_near_mine(known: Knowledge, cell: int) -> float:
+    """How close (by sea) our ships are to ``cell``: 1 next door, less further away."""
+    best = min(
+        (CELL_SEA_DISTANCE[other][cell] for other in known.ships if known.mine_at[other]),
+        default=NO_ROUTE,
+    )
+    return 1.0 / best if best < NO_ROUTE else 0.0
+
+
+# ---- answering offers ---------------------------------------------------------------
+def _answer(known: Knowledge, legal: Collection[str]) -> str:
+    if "accept" not in legal or known.offer is None:
+        return "refuse"
+    sender, give, ask = known.offer
+    if sender == known.leader() and known.scores[sender] > max(known.scores[known.me], 0):
+        return "refuse"  # never help the leader
+    gain = known.cards_value(give) - known.cards_value(ask)
+    return "accept" if gain > 0.05 else "refuse"
+
+
+# ---- actions ------------------------------------------------------------------------
+def _city_value(known: Knowledge, action: str) -> float:
+    cell, paid = _city_parts(action)
+    colour = known.colour[cell]
+    rank = known.rank[colour]
+    value: float = CITY_POINTS[rank] - (SHIP_POINTS[rank] if known.held_alone(cell) else 0)
+    mine = known.my_cities_in[colour]
+    if mine == 0:
+        value += 2.0  # towards the bonus for a city in every empire
+    value += 2.0 if mine == 0 else 1.0
+    return value - CARD_COST * paid + 4.0
+
+
+def _move_valuer(known: Knowledge) -> Callable[[str], float]:
+    """Values of moves; what depends only on the cell left or the cell reached is worked
+    out once per decision (and added in the same order, so every sum is unchanged)."""
+    losses: dict[int, int] = {}
+    gains: dict[int, float] = {}
+    loss_at, gain_at = losses.get, gains.get
+    need = known.need
+
+    def value(action: str) -> float:
+        src, dst, colour, cards, jokers, fee = _move_parts(action)
+        # cards_value: the same sum (a kind absent adds exactly 0.0)
+        value = -(need[colour] * cards + need[JOKER] * jokers) * CARD_COST
+        if fee >= 0:
+            value -= need[fee] * CARD_COST
         if src == dst:
             return value - 1.0  # only a change of Italy's coast
-        if reading.held_alone(src) and reading.mine(src) == 1 and src in reading.colour:
-            value -= SHIP_POINTS[reading.rank[reading.colour[src]]]
-        rank = reading.rank[reading.colour[dst]]
-        if dst in reading.city:
-            return value - 1.0
-        others = reading.others(dst)
-        if others == 0 and reading.mine(dst) == 0:
-            value += SHIP_POINTS[rank] + 0.6 * reading.hand[reading.colour[dst]]
-        elif others == 0:
-            value += 1.0 if reading.hand[reading.colour[dst]] >= 3 else -0.5
-        else:
-            rival = next(o for o in reading.ships[dst] if o != reading.me)
-            spoil = SHIP_POINTS[rank] * (1.2 if rival == reading.leader() else 0.8)
-            value += spoil if others == len(reading.ships[dst]) else -1.0
-        return value
+        loss = loss_at(src)
+        if loss is None:
+            loss = losses[src] = _leaving_loss(known, src)
+        gain = gain_at(dst)
+        if gain is None:
+            gain = gains[dst] = _arrival_gain(known, dst)
+        return value - loss + gain
 
-    def _ship_value(self, view: JsonDict, reading: Reading, action: str) -> float:
-        parts = action.split()
-        on_board = sum(1 for ship in view["ships"] if ship["owner"] == reading.me)
-        paid = len(parts[3].split(","))
-        value = 4.0 - 0.8 * on_board - CARD_COST * paid
-        return value if on_board < 6 else -1.0
+    return value
 
-    def _bank_value(self, reading: Reading, action: str) -> float:
-        parts = action.split()
-        given = _cards(parts[1])
-        value = -cards_value(reading, given)
-        if len(parts) == 4:
-            value += reading.need[CARD_INDEX[parts[3]]] * 1.5
-        else:
-            value += 0.9 * sum(given)
-        return value
 
-    def _offer(self, view: JsonDict, reading: Reading, legal: set[str]) -> str | None:
-        """Ask for the cards a city needs, giving what it needs least; not to the leader."""
-        if view["offers_this_turn"]:
-            return None
-        hand = reading.hand
-        wanted = None
-        for cell, owners in reading.ships.items():
-            if cell in reading.city or cell not in reading.colour:
-                continue
-            if reading.me not in owners or reading.others(cell):
-                continue
-            colour = reading.colour[cell]
-            short = (5 if reading.mine(cell) == 1 else 4) - hand[colour] - hand[JOKER]
-            if 1 <= short <= 2 and (wanted is None or short < wanted[1]):
-                wanted = (colour, short)
-        if wanted is None:
-            return None
-        colour, short = wanted
-        spare = sorted(
-            (k for k in range(len(COLOURS)) if k != colour and hand[k]),
-            key=lambda k: reading.need[k],
-        )
-        if not spare:
-            return None
-        give = [0] * KINDS
-        give[spare[0]] = min(short, hand[spare[0]])
-        ask = [0] * KINDS
-        ask[colour] = short
-        leader = reading.leader()
-        targets = sorted(
-            (p for p in range(len(reading.scores)) if p not in (reading.me, leader)),
-            key=lambda p: -view["player_info"][p]["known_cards"][COLOURS[colour]],
-        )
-        for target in targets:
-            action = f"offer {target} give {vec_str(vec_of(give))} ask {vec_str(vec_of(ask))}"
-            if action in legal:
-                return action
+def _leaving_loss(known: Knowledge, src: int) -> int:
+    """The ship points lost when our only ship leaves a cell it held alone."""
+    colour = known.colour[src]
+    if known.held_alone(src) and known.mine_at[src] == 1 and colour >= 0:
+        return SHIP_POINTS[known.rank[colour]]
+    return 0
+
+
+def _arrival_gain(known: Knowledge, dst: int) -> float:
+    """What a ship reaching ``dst`` brings: a cell held alone, a rival's cell spoilt..."""
+    colour = known.colour[dst]
+    rank = known.rank[colour]
+    if known.city[dst] >= 0:
+        return -1.0
+    mine = known.mine_at[dst]
+    others = known.total_at[dst] - mine
+    if others == 0 and mine == 0:
+        return SHIP_POINTS[rank] + 0.6 * known.hand[colour]
+    if others == 0:
+        return 1.0 if known.hand[colour] >= 3 else -0.5
+    owners = known.ships[dst]
+    if others != len(owners):
+        return -1.0
+    rival = owners[0]  # all the ships there are rivals'
+    return SHIP_POINTS[rank] * (1.2 if rival == known.leader() else 0.8)
+
+
+def _ship_value(known: Knowledge, action: str) -> float:
+    on_board = known.on_board
+    value = 4.0 - 0.8 * on_board - CARD_COST * _paid(action)
+    return value if on_board < 6 else -1.0
+
+
+def _bank_value(known: Knowledge, action: str) -> float:
+    given, take = _bank_parts(action)
+    value = -known.cards_value(given)
+    if take >= 0:
+        value += known.need[take] * 1.5
+    else:
+        value += 0.9 * sum(given)
+    return value
+
+
+def _offer(known: Knowledge, legal: Collection[str]) -> str | None:
+    """Ask for the cards a city needs, giving what it needs least; not to the leader."""
+    if known.offers_made:
         return None
+    hand = known.hand
+    wanted = None
+    for cell in known.ships:
+        colour = known.colour[cell]
+        if known.city[cell] >= 0 or colour < 0:
+            continue
+        if not known.mine_at[cell] or known.total_at[cell] != known.mine_at[cell]:
+            continue
+        short = (5 if known.mine_at[cell] == 1 else 4) - hand[colour] - hand[JOKER]
+        if 1 <= short <= 2 and (wanted is None or short < wanted[1]):
+            wanted = (colour, short)
+    if wanted is None:
+        return None
+    colour, short = wanted
+    spare = sorted(
+        (k for k in range(len(COLOURS)) if k != colour and hand[k]),
+        key=lambda k: known.need[k],
+    )
+    if not spare:
+        return None
+    give = [0] * KINDS
+    give[spare[0]] = min(short, hand[spare[0]])
+    ask = [0] * KINDS
+    ask[colour] = short
+    leader = known.leader()
+    targets = sorted(
+        (p for p in range(known.players) if p not in (known.me, leader)),
+        key=lambda p: -known.known[p][colour],
+    )
+    for target in targets:
+        action = f"offer {target} give {vec_str(vec_of(give))} ask {vec_str(vec_of(ask))}"
+        if action in legal:
+            return action
+    return None
 
 
-def _token(cell: int) -> str:
-    return "tyros" if cell == 0 else str(cell)
-
-
+# ---- reading action strings (each distinct string parsed once) ---------------------------
 def _cards(text: str) -> tuple[int, ...]:
     vec = parse_cards(text)
     return vec if vec is not None else (0,) * KINDS
 
 
-def _vec(cards: JsonDict) -> tuple[int, ...]:
-    return tuple(int(cards[name]) for name in CARD_NAMES)
+def _node_cell(token: str) -> int:
+    return BOARD.node_cell[NODE_BY_TOKEN[token]]
 
 
-def _sea_near_mine(reading: Reading, cell: str) -> float:
-    """How close (by sea) our ships are to ``cell``: 1 next door, less further away."""
-    target_nodes = [n for n in range(NODE_COUNT) if _token(BOARD.node_cell[n]) == cell]
-    best = 99
-    for other, owners in reading.ships.items():
-        if reading.me not in owners:
-            continue
-        for node in range(NODE_COUNT):
-            if _token(BOARD.node_cell[node]) == other:
-                for target in target_nodes:
-                    distance = BOARD.distance[node][target]
-                    if 0 <= distance < best:
-                        best = distance
-    return 1.0 / best if best < 99 else 0.0
+@cache
+def _move_parts(action: str) -> tuple[int, int, int, int, int, int]:
+    """``move a>b pay ... [fee k]``: source cell, destination cell, the colour paid (its
+    cards and jokers: a move pays one colour), and the fee's kind (-1: none)."""
+    parts = action.split()
+    source, dest = parts[1].split(">")
+    paid = _cards(parts[3])
+    colour = next((kind for kind in range(JOKER) if paid[kind]), 0)
+    fee = CARD_INDEX[parts[5]] if len(parts) > 4 else -1
+    return _node_cell(source), _node_cell(dest), colour, paid[colour], paid[JOKER], fee
+
+
+@cache
+def _city_parts(action: str) -> tuple[int, int]:
+    """``city c pay ...``: the cell and the number of cards paid."""
+    parts = action.split()
+    return CELL_OF_TOKEN[parts[1]], len(parts[3].split(","))
+
+
+@cache
+def _paid(action: str) -> int:
+    """``ship c pay ...``: the number of cards paid."""
+    return len(action.split()[3].split(","))
+
+
+@cache
+def _bank_parts(action: str) -> tuple[tuple[int, ...], int]:
+    """``bank cards [take k]``: the cards given and the kind taken (-1: drawn)."""
+    parts = action.split()
+    return _cards(parts[1]), CARD_INDEX[parts[3]] if len(parts) == 4 else -1
+
+
+@cache
+def _keep_vec(action: str) -> tuple[int, ...]:
+    return _cards(action.split()[1])
+
+
+@cache
+def _expansion(action: str) -> tuple[int, int]:
+    """``expand c colour``: the cell and colour; ``under t``: the tile and -1."""
+    parts = action.split()
+    if parts[0] == "under":
+        return int(parts[1]), -1
+    return int(parts[1]), COLOURS.index(parts[2])

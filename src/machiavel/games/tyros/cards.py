@@ -65,6 +65,13 @@ def parse_cards(text: str) -> Vec | None:
     return (counts[0], counts[1], counts[2], counts[3], counts[4])
 
 
+@cache
+def kinds_in(vec: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """(kind, count) of each kind present in ``vec``, in kind order (payments mostly hold
+    one colour and jokers: loops over these skip the absent kinds)."""
+    return tuple((kind, count) for kind, count in enumerate(vec) if count)
+
+
 def vec_of(counts: Sequence[int]) -> Vec:
     return (counts[0], counts[1], counts[2], counts[3], counts[4])
 

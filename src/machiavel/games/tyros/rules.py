@@ -29,12 +29,22 @@ from machiavel.games.tyros.cards import (
     Vec,
     fits,
     full_deck,
+    kinds_in,
     parse_cards,
     pay_vec,
     sub_multisets,
     vec_str,
 )
-from machiavel.games.tyros.scoring import ScoreSheet, score_board, winners_of
+from machiavel.games.tyros.scoring import (
+    CityPoints,
+    ScoreSheet,
+    city_points,
+    empire_sizes,
+    fleet_of,
+    rank_empires,
+    score_board,
+    winners_of,
+)
 from machiavel.games.tyros.words import describe
 
 if TYPE_CHECKING:
@@ -74,10 +84,11 @@ REACH = tuple(
     )
     for s in range(NODE_COUNT)
 )
-MOVE_HEAD = [
-    [f"move {NODE_TOKEN[s]}>{NODE_TOKEN[d]} pay " for d in range(NODE_COUNT)]
-    for s in range(NODE_COUNT)
-]
+Route = tuple[int, int, int, int, int]  # cost, node, its cell, its colour, text key
+# Move texts by one number (source, destination, colour, cards of the colour paid): no
+# key to build, and one string object per move.
+MOVE_TEXTS: dict[int, str] = {}
+CARDS_PER_MOVE = 64  # more than any route costs
 EXPAND_STR = [[f"expand {t} {c}" for c in COLOURS] for t in range(CELL_COUNT)]
 UNDER_STR = [f"under {t}" for t in range(CELL_COUNT)]
 GIVES: tuple[Vec, ...] = MULTISETS[1] + MULTISETS[2]
@@ -85,12 +96,13 @@ KEEP_STR = {vec: f"keep {vec_str(vec)}" for vec in MULTISETS[3]}
 
 
 def _capped(hand: list[int], cap: int) -> Vec:
+    a, b, c, d, e = hand
     return (
-        min(hand[0], cap),
-        min(hand[1], cap),
-        min(hand[2], cap),
-        min(hand[3], cap),
-        min(hand[4], cap),
+        a if a < cap else cap,
+        b if b < cap else cap,
+        c if c < cap else cap,
+        d if d < cap else cap,
+        e if e < cap else cap,
     )
 
 
@@ -163,6 +175,18 @@ def pay_str(colour: int, cards: int, jokers: int) -> str:
     return vec_str(pay_vec(colour, cards, jokers))
 
 
+@lru_cache(maxsize=256)
+def routes_table(markers: tuple[int, ...]) -> dict[int, tuple[tuple[Route, ...], ...]]:
+    """The sea routes of ``TyrosState.sea_routes`` for one set of markers, filled lazily."""
+    return {}
+
+
+@cache
+def move_text(source: int, dest: int, colour: int, cards: int, jokers: int) -> str:
+    """One string per move (the same object each time: its hash is computed once)."""
+    return f"move {NODE_TOKEN[source]}>{NODE_TOKEN[dest]} pay {pay_str(colour, cards, jokers)}"
+
+
 class TyrosState(State):
     """A game of Tyros for 3 or 4 players."""
 
@@ -193,7 +217,12 @@ class TyrosState(State):
         keep_choice=LIST,
         bonus_owner=SHARED,
         _to_move=CACHE,
-        _marked=CACHE,  # marked_nodes()
+        _routes=CACHE,  # sea_routes()
+        _ranks=CACHE,  # empire_ranks()
+        _sheet=CACHE,  # score_sheet()
+        _city_points=CACHE,  # score_sheet()'s points from cities
+        _fleet=CACHE,  # fleet()
+        _counts=CACHE,  # ship_counts()
     )
 
     def __init__(self, game: Game, setup: Setup) -> None:
@@ -227,7 +256,12 @@ class TyrosState(State):
         self.keep_choice: list[Vec | None] = [None] * n
         self.bonus_owner = -1
         self._to_move: tuple[int, ...] = ()
-        self._marked: tuple[tuple[int, int, int], ...] | None = None
+        self._routes: dict[int, tuple[tuple[Route, ...], ...]] | None = None
+        self._ranks: tuple[int, ...] | None = None
+        self._sheet: ScoreSheet | None = None
+        self._city_points: CityPoints | None = None
+        self._fleet: dict[int, list[int]] | None = None
+        self._counts: dict[int, tuple[list[int], list[int]]] | None = None
         self._setup_board(str(setup.options.get("setup", "first-game")))
         self._start_round()
 
@@ -254,20 +288,62 @@ class TyrosState(State):
             self.tiles[player] = sorted(tiles.pop() for _ in range(TILES_EACH))
         self.pile = tiles
 
-    def marked_nodes(self) -> tuple[tuple[int, int, int], ...]:
-        """(node, cell, colour) of every node whose cell has an empire marker (cached)."""
-        if self._marked is None:
+    def sea_routes(self, source: int) -> tuple[tuple[Route, ...], ...]:
+        """Per empire colour: (cost, node, cell, colour, text key) of every node of that
+        colour a ship at ``source`` may sail to (Y6/Y3: a cell with a marker), cheapest
+        first, then by node; the key plus the cards of the colour paid: ``MOVE_TEXTS``'s.
+
+        Filled in source by source, in a table shared by every state with these markers
+        (search's worlds, their clones); placing a marker looks up another one."""
+        routes = self._routes
+        if routes is None:
+            routes = self._routes = routes_table(tuple(self.markers))
+        found = routes.get(source)
+        if found is None:
             markers = self.markers
-            self._marked = tuple(
-                (node, cell, markers[cell])
-                for node, cell in enumerate(NODE_CELL)
-                if markers[cell] >= 0
-            )
-        return self._marked
+            by_colour: list[list[Route]] = [[] for _ in COLOURS]
+            for dest, cost in REACH[source]:
+                colour = markers[NODE_CELL[dest]]
+                if colour >= 0:
+                    key = ((source * NODE_COUNT + dest) * KINDS + colour) * CARDS_PER_MOVE
+                    by_colour[colour].append((cost, dest, NODE_CELL[dest], colour, key))
+            found = routes[source] = tuple(tuple(ways) for ways in by_colour)
+        return found
+
+    def empire_ranks(self) -> tuple[int, ...]:
+        """Each colour's place by empire size, 0 for the largest (cached)."""
+        if self._ranks is None:
+            rank = [0] * len(COLOURS)
+            for position, colour in enumerate(rank_empires(empire_sizes(self.markers))):
+                rank[colour] = position
+            self._ranks = tuple(rank)
+        return self._ranks
+
+    def fleet(self) -> dict[int, list[int]]:
+        """Per cell with ships: the owner of each, player by player as the view lists them
+        (cached: callers must not change it)."""
+        if self._fleet is None:
+            self._fleet = fleet_of(self.ships)
+        return self._fleet
+
+    def _forget_board(self) -> None:
+        """Every cache derived from the board dropped (for positions set up by hand)."""
+        self._routes = self._ranks = self._city_points = None
+        self._board_changed()
+
+    def _board_changed(self) -> None:
+        """Ships or cities changed: the caches derived from them are stale (the new values
+        replace, never change, the old ones: clones share them)."""
+        self._sheet = None
+        self._fleet = None
+        self._counts = None
 
     def _place_marker(self, cell: int, colour: int) -> None:
         self.markers[cell] = colour
-        self._marked = None
+        self._routes = None
+        self._ranks = None
+        self._sheet = None
+        self._city_points = None
         # Y3: 31 or 32 gives Tyros a marker of the same colour, unless it has one
         # (and while that colour has markers left, Y1).
         if cell in TYROS_TRIGGERS and self.markers[TYROS] < 0 and self._has_markers(colour):
@@ -342,7 +418,9 @@ class TyrosState(State):
         """Y5: tiles whose cell neighbours an empire, with each neighbouring colour."""
         options = []
         markers = self.markers
-        open_colours = [c for c in range(len(COLOURS)) if self._has_markers(c)]
+        open_colours = [
+            c for c in range(len(COLOURS)) if markers.count(c) < MARKERS_PER_COLOUR
+        ]  # _has_markers, for every colour at once
         for tile in self.tiles[player]:
             colours = {markers[nb] for nb in NEIGHBOURS[tile]}
             for colour in open_colours:
@@ -409,18 +487,30 @@ class TyrosState(State):
         return list(keep_actions(_capped(self.hands[player], 3)))  # KEEP (Y7)
 
     def ship_counts(self, player: int) -> tuple[list[int], list[int]]:
-        """Ships per cell: all players', and ``player``'s."""
-        total = [0] * CELL_COUNT
-        mine = [0] * CELL_COUNT
-        for owner, nodes in enumerate(self.ships):
-            for node in nodes:
-                cell = NODE_CELL[node]
-                total[cell] += 1
-                if owner == player:
-                    mine[cell] += 1
-        return total, mine
+        """Ships per cell: all players', and ``player``'s (cached until ships change, in a
+        table clones share: callers must not change the lists)."""
+        counts = self._counts
+        if counts is None:
+            counts = self._counts = {}
+        found = counts.get(player)
+        if found is None:
+            total = [0] * CELL_COUNT
+            mine = [0] * CELL_COUNT
+            for cell, owners in self.fleet().items():
+                total[cell] = len(owners)
+                mine[cell] = owners.count(player)
+            found = counts[player] = (total, mine)
+        return found
 
     def _action_options(self, player: int) -> list[str]:
+        out = self.building_options(player)
+        out.extend(self.trading_options(player))
+        out.append("pass")
+        return out
+
+    def building_options(self, player: int) -> list[str]:
+        """The legal moves, cities and ships (Y6), in the legal list's order; it lists
+        them first, then ``trading_options``, then "pass"."""
         hand = self.hands[player]
         total, mine = self.ship_counts(player)
         out: list[str] = []
@@ -429,10 +519,17 @@ class TyrosState(State):
             self._move_options(player, hand, cards, total, mine, out)
             self._city_options(player, hand, total, mine, out)
         self._ship_options(player, hand, cards, total, mine, out)
+        return out
+
+    def trading_options(self, player: int) -> list[str]:
+        """The legal bank trades, then offers (Y6): a heuristic that looks at them only
+        when nothing on the board is worth doing need not build them otherwise."""
+        hand = self.hands[player]
+        out: list[str] = []
+        cards = sum(hand)
         if cards:
             self._bank_options(hand, cards, out)
             self._offer_options(player, hand, out)
-        out.append("pass")
         return out
 
     def _move_options(
@@ -445,41 +542,27 @@ class TyrosState(State):
         out: list[str],
     ) -> None:
         """Y6: cheapest sea route, one card of the destination's colour per cell entered."""
-        markers = self.markers
         cities = self.cities
         jokers = hand[JOKER]
         reach = [hand[c] + jokers for c in range(len(COLOURS))]  # cells a colour pays for
         farthest = max(reach)
         if not farthest:
             return
-        tyros_room = cities[TYROS] >= 0 or mine[TYROS] < MAX_OWN_SHIPS_IN_OPEN_TYROS
-        # Per destination node: how far its colour's cards reach (0: no empire marker,
-        # not a destination, Y6/Y3), and whether it has room for one more ship.
-        budget_of = [0] * NODE_COUNT
-        room_of = [False] * NODE_COUNT
-        for dest, cell, colour in self.marked_nodes():
-            budget_of[dest] = reach[colour]
-            if cell == TYROS and cities[TYROS] < 0:
-                room_of[dest] = tyros_room
-            else:
-                room_of[dest] = total[cell] < MAX_SHIPS_PER_CELL
-        if not farthest:
-            return
+        tyros_open = cities[TYROS] < 0
+        tyros_room = not tyros_open or mine[TYROS] < MAX_OWN_SHIPS_IN_OPEN_TYROS
         for source in sorted(set(self.ships[player])):
             source_cell = NODE_CELL[source]
-            heads = MOVE_HEAD[source]
-            for dest, cost in REACH[source]:
-                if cost > farthest:
-                    break
-                if cost > budget_of[dest]:
-                    continue
-                cell = NODE_CELL[dest]
-                if not room_of[dest] and cell != source_cell:
-                    continue  # Italy: changing coast keeps the count
-                colour = markers[cell]
+            for cost, dest, cell, colour, key in self._affordable(source, reach):
+                if cell != source_cell and not (  # Italy: changing coast keeps the count
+                    tyros_room if cell == TYROS and tyros_open else total[cell] < MAX_SHIPS_PER_CELL
+                ):
+                    continue  # no room for one more ship
                 have = hand[colour]
                 use = have if have < cost else cost
-                text = heads[dest] + pay_str(colour, use, cost - use)
+                key += use
+                text = MOVE_TEXTS.get(key)
+                if text is None:
+                    text = MOVE_TEXTS[key] = move_text(source, dest, colour, use, cost - use)
                 owner = cities[cell]
                 if owner < 0 or owner == player or cards == cost:
                     out.append(text)
@@ -492,10 +575,28 @@ class TyrosState(State):
                     if left[kind]:
                         out.append(f"{text} fee {CARD_NAMES[kind]}")
 
+    def _affordable(self, source: int, reach: list[int]) -> list[Route]:
+        """The routes from ``source`` whose colour's cards (jokers included) pay for them,
+        cheapest first, then by node (the legal list's order)."""
+        found: list[Route] = []
+        colours = 0
+        for budget, routes in zip(reach, self.sea_routes(source), strict=True):
+            if budget:  # every route costs at least one card
+                for route in routes:
+                    if route[0] > budget:
+                        break
+                    found.append(route)
+                colours += 1
+        if colours > 1:
+            found.sort()  # by cost, then node (each colour's routes already are)
+        return found
+
     def _city_options(
         self, player: int, hand: list[int], total: list[int], mine: list[int], out: list[str]
     ) -> None:
         """Y6: 5 cards of the cell's colour (4 with two ships), alone in the cell."""
+        if max(hand[:JOKER]) + hand[JOKER] < min(CITY_COST):
+            return  # no colour's cards pay for a city anywhere
         if self.cities_in_supply(player) == 0:
             return
         for cell in sorted({NODE_CELL[node] for node in self.ships[player]}):
@@ -532,8 +633,10 @@ class TyrosState(State):
             need = total[TYROS] + 1  # Y6: cards of any colour, one per ship counting the new
             if mine[TYROS] < MAX_OWN_SHIPS_IN_OPEN_TYROS and cards >= need:
                 out.extend(tyros_ship_actions(_capped(hand, need), need))
-        for cell in range(CELL_COUNT):
-            if cities[cell] != player or total[cell] >= MAX_SHIPS_PER_CELL:
+        if player not in cities:
+            return
+        for cell in [cell for cell, owner in enumerate(cities) if owner == player]:
+            if total[cell] >= MAX_SHIPS_PER_CELL:
                 continue
             colour = self.markers[cell]
             head = f"ship {cell_token(cell)} pay "
@@ -582,6 +685,9 @@ class TyrosState(State):
 
     # ---- playing ------------------------------------------------------------------------
     def _play(self, player: int, action: str) -> None:
+        if action[0] == "m":  # the commonest action, read once per distinct string
+            self._play_move(player, *move_spec(action))
+            return
         parts = action.split()
         verb = parts[0]
         if verb == "expand":
@@ -590,8 +696,6 @@ class TyrosState(State):
             self._play_under(player, int(parts[1]))
         elif verb == "pass":
             self._end_turn(acted=False)
-        elif verb == "move":
-            self._play_move(player, parts)
         elif verb == "city":
             self._play_city(player, parts)
         elif verb == "ship":
@@ -640,33 +744,32 @@ class TyrosState(State):
     def _pay(self, player: int, vec: Vec) -> None:
         """Cards paid to the discard pile: everyone sees them."""
         hand = self.hands[player]
-        for kind in range(KINDS):
-            if vec[kind]:
-                hand[kind] -= vec[kind]
-                self.discard[kind] += vec[kind]
+        discard = self.discard
+        for kind, count in kinds_in(vec):
+            hand[kind] -= count
+            discard[kind] += count
         self._know_lost(player, vec)
 
-    def _play_move(self, player: int, parts: list[str]) -> None:
-        source_token, dest_token = parts[1].split(">")
-        source = NODE_INDEX[source_token]
-        dest = NODE_INDEX[dest_token]
+    def _play_move(self, player: int, source: int, dest: int, paid: Vec, fee: int) -> None:
         ships = self.ships[player]
         ships.remove(source)
         ships.append(dest)
         ships.sort()
-        self._pay(player, cards_of(parts[3]))
-        if len(parts) > 4:  # Y6: the fee card goes to the city's owner
+        self._board_changed()
+        self._pay(player, paid)
+        if fee >= 0:  # Y6: the fee card goes to the city's owner
             owner = self.cities[NODE_CELL[dest]]
-            kind = CARD_NAMES.index(parts[5])
-            self.hands[player][kind] -= 1
-            self.hands[owner][kind] += 1
-            self._know_private_transfer(player, owner, kind)
+            self.hands[player][fee] -= 1
+            self.hands[owner][fee] += 1
+            self._know_private_transfer(player, owner, fee)
         self._end_turn(acted=True)
 
     def _play_city(self, player: int, parts: list[str]) -> None:
         cell = cell_index(parts[1])
         self._pay(player, cards_of(parts[3]))
         self.cities[cell] = player
+        self._city_points = None
+        self._board_changed()
         ships = self.ships[player]
         if len(parts) > 4:
             ships.remove(NODE_INDEX[parts[5]])
@@ -684,6 +787,7 @@ class TyrosState(State):
         ships = self.ships[player]
         ships.append(BOARD.built_node[cell])  # Y2: a ship built in Italy is on the west coast
         ships.sort()
+        self._board_changed()
         self._end_turn(acted=True)
 
     def _play_bank(self, player: int, parts: list[str]) -> None:
@@ -748,12 +852,13 @@ class TyrosState(State):
     def _know_lost(self, holder: int, vec: Vec) -> None:
         """Public payment: every lower bound on these colours drops."""
         known = self.known
+        paid = kinds_in(vec)
         for viewer in range(self.n + 1):
             if viewer != holder:
                 base = (viewer * self.n + holder) * KINDS
-                for kind in range(KINDS):
-                    if vec[kind] and known[base + kind]:
-                        known[base + kind] = max(0, known[base + kind] - vec[kind])
+                for kind, count in paid:
+                    if known[base + kind]:
+                        known[base + kind] = max(0, known[base + kind] - count)
 
     def _know_gained(self, holder: int, vec: Vec) -> None:
         known = self.known
@@ -789,7 +894,20 @@ class TyrosState(State):
 
     # ---- results (Y8) -------------------------------------------------------------------
     def score_sheet(self) -> ScoreSheet:
-        return score_board(self.n, self.markers, self.cities, self.ships, self.bonus_owner)
+        """Points by category (cached until the board changes: search reads it often)."""
+        if self._sheet is None:
+            if self._city_points is None:
+                self._city_points = city_points(self.n, self.markers, self.cities)
+            self._sheet = score_board(
+                self.n,
+                self.markers,
+                self.cities,
+                self.ships,
+                self.bonus_owner,
+                self.fleet(),
+                self._city_points,
+            )
+        return self._sheet
 
     @property
     def scores(self) -> list[float]:
@@ -861,6 +979,16 @@ CELL_INDEX = {cell_token(c): c for c in range(CELL_COUNT)}
 
 def cell_index(token: str) -> int:
     return CELL_INDEX[token]
+
+
+@cache
+def move_spec(action: str) -> tuple[int, int, Vec, int]:
+    """``move a>b pay ... [fee k]``: source node, destination node, cards paid, and the
+    fee's kind (-1: none)."""
+    parts = action.split()
+    source, dest = parts[1].split(">")
+    fee = CARD_NAMES.index(parts[5]) if len(parts) > 4 else -1
+    return NODE_INDEX[source], NODE_INDEX[dest], cards_of(parts[3]), fee
 
 
 def cards_of(text: str) -> Vec:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
-from machiavel.games.tyros.board import BOARD, CELL_COUNT
+from machiavel.games.tyros.board import BOARD
 from machiavel.games.tyros.cards import COLOURS
 
 CITY_POINTS = (12, 10, 9, 8)  # Y8: by the empire's rank, largest first
@@ -27,38 +29,76 @@ class ScoreSheet:
     bonus: list[int]
     largest_empire: list[int]  # points scored in the largest empire (Y8 tie-break)
 
-    @property
+    @cached_property
     def totals(self) -> list[int]:
+        """Points per player (worked out once: a sheet is shared, never changed)."""
         return [
             c + s + m + b
             for c, s, m, b in zip(self.city, self.ship, self.majority, self.bonus, strict=True)
         ]
 
 
-def empire_sizes(markers: list[int]) -> list[int]:
-    sizes = [0] * len(COLOURS)
-    for colour in markers:
-        if colour >= 0:
-            sizes[colour] += 1
-    return sizes
+def empire_sizes(markers: Sequence[int]) -> list[int]:
+    return [markers.count(colour) for colour in range(len(COLOURS))]
 
 
 def rank_empires(sizes: list[int]) -> list[int]:
     """Colours by size, largest first; equal sizes: orange > yellow > green > violet (Y8)."""
-    return sorted(range(len(COLOURS)), key=lambda c: (-sizes[c], c))
+    # reverse=True keeps equal sizes in colour order: the sort stays stable
+    return sorted(range(len(COLOURS)), key=sizes.__getitem__, reverse=True)
 
 
-def ship_owners(players: int, ships: list[list[int]]) -> list[int]:
-    """Per cell: the only player with ships there, -1 for none, -2 for several."""
-    owner = [-1] * CELL_COUNT
-    for player in range(players):
-        for node in ships[player]:
+def fleet_of(ships: list[list[int]]) -> dict[int, list[int]]:
+    """Per cell with ships: the owner of each ship, player by player."""
+    fleet: dict[int, list[int]] = {}
+    for owner, nodes in enumerate(ships):
+        for node in nodes:
             cell = NODE_CELL[node]
-            if owner[cell] == -1:
-                owner[cell] = player
-            elif owner[cell] != player:
-                owner[cell] = -2
-    return owner
+            owners = fleet.get(cell)
+            if owners is None:
+                fleet[cell] = [owner]
+            else:
+                owners.append(owner)
+    return fleet
+
+
+@dataclass(frozen=True)
+class CityPoints:
+    """The points cities bring (they change only with a city or a marker)."""
+
+    city: tuple[int, ...]
+    majority: tuple[int, ...]
+    in_largest: tuple[int, ...]  # city and majority points in the largest empire
+
+
+def city_points(players: int, markers: list[int], cities: list[int]) -> CityPoints:
+    ranking = rank_empires(empire_sizes(markers))
+    rank_of = [0] * len(COLOURS)
+    for rank, colour in enumerate(ranking):
+        rank_of[colour] = rank
+    largest = ranking[0]
+    city = [0] * players
+    majority = [0] * players
+    in_largest = [0] * players
+    if max(cities) >= 0:
+        cities_in = [[0] * players for _ in COLOURS]
+        for cell, owner in [(cell, owner) for cell, owner in enumerate(cities) if owner >= 0]:
+            colour = markers[cell]
+            if colour < 0:
+                continue
+            points = CITY_POINTS[rank_of[colour]]
+            city[owner] += points
+            cities_in[colour][owner] += 1
+            if colour == largest:
+                in_largest[owner] += points
+        for colour, counts in enumerate(cities_in):
+            best = max(counts)
+            if best > 0 and counts.count(best) == 1:  # most cities, no tie (Y8)
+                winner = counts.index(best)
+                majority[winner] += MAJORITY_BONUS
+                if colour == largest:
+                    in_largest[winner] += MAJORITY_BONUS
+    return CityPoints(tuple(city), tuple(majority), tuple(in_largest))
 
 
 def score_board(
@@ -67,44 +107,37 @@ def score_board(
     cities: list[int],
     ships: list[list[int]],
     bonus_owner: int,
+    fleet: dict[int, list[int]] | None = None,
+    from_cities: CityPoints | None = None,
 ) -> ScoreSheet:
+    """The points of every player; ``fleet``: ``fleet_of(ships)``, ``from_cities``:
+    ``city_points(...)``, if already known."""
+    if fleet is None:
+        fleet = fleet_of(ships)
+    if from_cities is None:
+        from_cities = city_points(players, markers, cities)
     sizes = empire_sizes(markers)
     ranking = rank_empires(sizes)
     rank_of = [0] * len(COLOURS)
     for rank, colour in enumerate(ranking):
         rank_of[colour] = rank
     largest = ranking[0]
-    city = [0] * players
+    city = list(from_cities.city)
     ship = [0] * players
-    majority = [0] * players
+    majority = list(from_cities.majority)
     bonus = [0] * players
-    in_largest = [0] * players
-    cities_in = [[0] * players for _ in COLOURS]
-    owners = ship_owners(players, ships)
-    for cell in range(CELL_COUNT):
+    in_largest = list(from_cities.in_largest)
+    # Only the cells with ships score: visit those, not the whole map (search scores
+    # thousands of positions a second).
+    for cell, owners in fleet.items():
         colour = markers[cell]
-        if colour < 0:
-            continue  # no empire: nothing to score (Tyros before its marker)
-        owner = cities[cell]
-        if owner >= 0:
-            points = CITY_POINTS[rank_of[colour]]
-            city[owner] += points
-            cities_in[colour][owner] += 1
-        elif owners[cell] >= 0:
-            owner = owners[cell]  # ships of exactly one player, no city
-            points = SHIP_POINTS[rank_of[colour]]
-            ship[owner] += points
-        else:
-            continue
+        owner = owners[0]
+        if colour < 0 or cities[cell] >= 0 or owners.count(owner) != len(owners):
+            continue  # no empire (Tyros before its marker), a city, or several players
+        points = SHIP_POINTS[rank_of[colour]]
+        ship[owner] += points
         if colour == largest:
             in_largest[owner] += points
-    for colour, counts in enumerate(cities_in):
-        best = max(counts)
-        if best > 0 and counts.count(best) == 1:  # most cities, no tie (Y8)
-            winner = counts.index(best)
-            majority[winner] += MAJORITY_BONUS
-            if colour == largest:
-                in_largest[winner] += MAJORITY_BONUS
     if bonus_owner >= 0:
         bonus[bonus_owner] += ALL_EMPIRES_BONUS
     return ScoreSheet(sizes, ranking, city, ship, majority, bonus, in_largest)
