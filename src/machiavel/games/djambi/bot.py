@@ -8,7 +8,10 @@ aims the Reporter at valuable victims and keeps its Necromobile out of danger. I
 
 from __future__ import annotations
 
-from machiavel.core.contract import JsonDict, Seat
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from machiavel.core.contract import JsonDict, Seat, State
 from machiavel.core.rng import Rng, random_seed
 from machiavel.games.djambi.board import (
     ASSASSIN,
@@ -33,6 +36,7 @@ from machiavel.games.djambi.board import (
     SQUARE_INDEX,
     SQUARES,
 )
+from machiavel.games.djambi.rules import DjambiState
 
 MINE, ENEMY, WALL = 1, 2, 3
 # What a piece is worth to its side; the Necromobile is guarded closely (the issue asks).
@@ -99,9 +103,91 @@ def attacked(board: list[int], square: int, rel: list[int], by: int = ENEMY) -> 
     return False
 
 
-def _distance(a: int, b: int) -> int:
-    """King steps between two squares."""
-    return max(abs(a % SIZE - b % SIZE), abs(a // SIZE - b // SIZE))
+# King steps between two squares, for every pair (read in the hot loops, not computed).
+KING_DISTANCE = tuple(
+    tuple(max(abs(a % SIZE - b % SIZE), abs(a // SIZE - b // SIZE)) for b in range(SQUARES))
+    for a in range(SQUARES)
+)
+# Whether a square lies on one of another's lines (of a Militant's two steps): only from
+# there may a piece see an enemy Chief, so other squares skip the look along the lines.
+ON_LINE = tuple(
+    bytes(any(b in ray for ray in RAYS[a]) for b in range(SQUARES)) for a in range(SQUARES)
+)
+WITHIN_MILITANT_REACH = tuple(
+    bytes(any(b in ray for ray in MILITANT_RAYS[a]) for b in range(SQUARES)) for a in range(SQUARES)
+)
+
+
+def _noise_step() -> int:
+    """How far one draw moves ``Rng``'s state: SplitMix64 walks a fixed step per draw."""
+    probe = Rng(0)
+    probe.next_u64()
+    return probe.state
+
+
+NOISE_STEP = _noise_step()
+# An action whose score is this far below the best cannot win, whatever the noise adds
+# (the margin covers the rounding of ``score + noise``).
+HOPELESS = NOISE + 1e-6
+
+
+def _noise(start: int, index: int) -> float:
+    """The ``index``-th draw of ``Rng.random()`` from state ``start``, without the others."""
+    return Rng.from_state(start + index * NOISE_STEP).random()
+
+
+def lines_of_sight(board: list[int], square: int) -> bytearray:
+    """Every square ``attacked(board, square, ...)`` may read (flags): a change anywhere
+    else leaves its answer as it is."""
+    seen = bytearray(SQUARES)
+    for ray in RAYS[square]:
+        for target in ray:
+            seen[target] = 1
+            if board[target] != 0:
+                break
+    for near in ORTHOGONAL_NEIGHBOURS[square]:
+        seen[near] = 1
+        if near == CENTRE or board[near] != 0:
+            continue
+        for ray in RAYS[near]:
+            for target in ray:
+                seen[target] = 1
+                if board[target] != 0:
+                    break
+    return seen
+
+
+@dataclass
+class Knowledge:
+    """What the player to move knows, all the bot reads: the same whether it comes from the
+    seat's JSON view or straight from the state's fields (``test_djambi_bot_knowledge``)."""
+
+    me: int
+    board: list[int]  # the bot's own copy; every corpse is -1 (corpses look alike, D12)
+    rel: list[int]  # MINE/ENEMY/WALL per piece code
+    acting: int  # the square of the piece whose turn is under way, or -1
+    in_hand: int  # the living piece a Diplomat holds (D6), else 0
+
+    @classmethod
+    def from_view(cls, view: JsonDict, me: int) -> Knowledge:
+        hand = view["in_hand"]
+        return cls(
+            me,
+            _board(view),
+            _relations(view, me),
+            SQUARE_INDEX[view["acting"]] if view["acting"] else -1,
+            PIECE_BY_NAME.get(hand, 0) if hand else 0,
+        )
+
+    @classmethod
+    def from_state(cls, state: DjambiState, me: int) -> Knowledge:
+        return cls(
+            me,
+            [piece if piece >= 0 else -1 for piece in state.board],
+            state.relations(me),
+            state.actor,
+            max(state.hand, 0),
+        )
 
 
 class DjambiHeuristicBot:
@@ -114,55 +200,118 @@ class DjambiHeuristicBot:
         actions = seat.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        view = seat.view()
-        turn = Turn(view, seat.player)  # player i plays colour i (D1)
-        best, best_score = actions[0], float("-inf")
-        for action in actions:
-            score = turn.score(action) + NOISE * self.rng.random()
-            if score > best_score:
-                best, best_score = action, score
-        return best
+        return self._choose(Turn(Knowledge.from_view(seat.view(), seat.player)), actions)
+
+    def choose_in(self, state: State, player: int) -> str:
+        """``choose(state.seat(player))`` read from the state's fields (search's worlds)."""
+        actions = state.legal_list(player)
+        if len(actions) == 1:
+            return actions[0]
+        assert isinstance(state, DjambiState)
+        return self._choose(Turn(Knowledge.from_state(state, player)), actions)
 
     def ranked(self, seat: Seat) -> list[str]:
         """Every legal action, best first (for search bots that widen in this order)."""
-        first = self.choose(seat)
         actions = seat.legal_actions()
         if len(actions) == 1:
             return actions
-        turn = Turn(seat.view(), seat.player)
-        rest = sorted((a for a in actions if a != first), key=lambda a: -turn.score(a))
-        return [first, *rest]
+        return self._ranked(Turn(Knowledge.from_view(seat.view(), seat.player)), actions)
+
+    def ranked_in(self, state: State, player: int) -> list[str]:
+        """``ranked(state.seat(player))`` read from the state's fields."""
+        actions = state.legal_list(player)
+        if len(actions) == 1:
+            return list(actions)
+        assert isinstance(state, DjambiState)
+        return self._ranked(Turn(Knowledge.from_state(state, player)), actions)
+
+    def _choose(self, turn: Turn, actions: Sequence[str]) -> str:
+        return actions[self._pick(_contenders(turn, actions), len(actions))]
+
+    def _ranked(self, turn: Turn, actions: Sequence[str]) -> list[str]:
+        """The choice first, then the others by score (a stable sort: ties keep the legal
+        order)."""
+        scores = [turn.score(action) for action in actions]
+        best = max(scores)
+        contenders = {i: s for i, s in enumerate(scores) if s > best - HOPELESS}
+        first = self._pick(contenders, len(actions))
+        rest = sorted((i for i in range(len(actions)) if i != first), key=lambda i: -scores[i])
+        return [actions[first], *(actions[i] for i in rest)]
+
+    def _pick(self, contenders: dict[int, float], count: int) -> int:
+        """The action with the best score plus noise, the first of equals, as if each of the
+        ``count`` actions had drawn its noise in turn: only the contenders' draws are made,
+        and the generator ends where ``count`` draws leave it."""
+        start = self.rng.state
+        best, best_score = -1, float("-inf")
+        for index in sorted(contenders):
+            score = contenders[index] + NOISE * _noise(start, index)
+            if score > best_score:
+                best, best_score = index, score
+        self.rng = Rng.from_state(start + count * NOISE_STEP)
+        return best
+
+
+def _contenders(turn: Turn, actions: Sequence[str]) -> dict[int, float]:
+    """The exact scores of the actions that may win once the noise is added.
+
+    An action's ``bound`` is never below its score: actions are scored from the best bound
+    down, until the bounds fall below the best score so far by the noise or more.
+    """
+    bounds: list[float] = []
+    settled: list[bool] = []  # whether the bound is the score itself
+    for action in actions:
+        bound, exact = turn.bound(action)
+        bounds.append(bound)
+        settled.append(exact)
+    best = float("-inf")
+    scores: dict[int, float] = {}
+    for index in sorted(range(len(actions)), key=bounds.__getitem__, reverse=True):
+        bound = bounds[index]
+        if bound <= best - HOPELESS:
+            break
+        score = scores[index] = bound if settled[index] else turn.score(actions[index])
+        best = max(best, score)
+    return {i: s for i, s in scores.items() if s > best - HOPELESS}
 
 
 class Turn:
     """What the bot knows about the position while it weighs the actions of one step."""
 
-    def __init__(self, view: JsonDict, me: int) -> None:
-        self.view = view
-        self.me = me
-        self.board = _board(view)
-        self.rel = _relations(view, me)
-        self.acting = SQUARE_INDEX[view["acting"]] if view["acting"] else -1
-        self.chief = next(
-            (
-                s
-                for s, v in enumerate(self.board)
-                if v > 0 and KIND_OF[v] == CHIEF and COLOUR_OF[v] == me
-            ),
-            -1,
-        )
-        self.enemy_chiefs = [
-            s
-            for s, v in enumerate(self.board)
-            if v > 0 and KIND_OF[v] == CHIEF and self.rel[v] == ENEMY
-        ]
-        self.chief_in_danger = self.chief >= 0 and attacked(self.board, self.chief, self.rel)
+    def __init__(self, knowledge: Knowledge) -> None:
+        self.board = board = knowledge.board
+        self.rel = rel = knowledge.rel
+        self.acting = knowledge.acting
+        self.in_hand = knowledge.in_hand
+        me = knowledge.me
+        self.chief = -1
+        self.enemy_chiefs: list[int] = []
+        for square, piece in enumerate(board):
+            if piece > 0 and KIND_OF[piece] == CHIEF:
+                if COLOUR_OF[piece] == me:
+                    self.chief = square
+                elif rel[piece] == ENEMY:
+                    self.enemy_chiefs.append(square)
+        self.chief_in_danger = self.chief >= 0 and attacked(board, self.chief, rel)
         self.threatened: dict[int, bool] = {}
+        self._sight: bytearray | None = None
+        self._nearest: Sequence[int] | None = None
 
     def score(self, action: str) -> float:
         squares = MOVE_ACTION_SQUARES.get(action)
         if squares is not None:
             return self._move(*squares)
+        return self._follow_up(action)
+
+    def bound(self, action: str) -> tuple[float, bool]:
+        """At least ``score(action)``, and cheaper (see ``_move_bound``); and whether it is
+        the score itself (a follow-up's is)."""
+        squares = MOVE_ACTION_SQUARES.get(action)
+        if squares is not None:
+            return self._move_bound(*squares)
+        return self._follow_up(action), True
+
+    def _follow_up(self, action: str) -> float:
         if action == PASS:
             return 0.0
         if action == SCANDAL:
@@ -192,7 +341,7 @@ class Turn:
         return known
 
     # ---- first steps and moves out of the centre ------------------------------------
-    def _move(self, origin: int, target: int) -> float:
+    def _move(self, origin: int, target: int, judge_landing: bool = True) -> float:
         board = self.board
         piece, other = board[origin], board[target]
         kind = KIND_OF[piece]
@@ -205,6 +354,7 @@ class Turn:
             score += 0.5 * VALUE[KIND_OF[other]] if KIND_OF[other] != CHIEF else 40.0
         elif kind == NECROMOBILE and other < 0:
             score += 3.0 if target == CENTRE else 0.5
+        sight = self._chief_sight()
         # Play the step on the board, judge, then undo.
         board[origin] = 0
         board[target] = piece
@@ -213,13 +363,15 @@ class Turn:
         if kind == REPORTER and other == 0:
             victims = (self._victim_value(board[n]) for n in ORTHOGONAL_NEIGHBOURS[target])
             score += 0.9 * max((v for v in victims if v > 0), default=0.0)  # D5
-        chief = target if kind == CHIEF else self.chief
-        if chief >= 0 and attacked(board, chief, self.rel):
-            score -= EXPOSED_CHIEF
-        elif kind == CHIEF and target == CENTRE:
-            score += CENTRE_BONUS  # D9: extra turns, and nobody can strike there now
-        if kind != CHIEF:
+        if kind == CHIEF:
             if attacked(board, target, self.rel):
+                score -= EXPOSED_CHIEF
+            elif target == CENTRE:
+                score += CENTRE_BONUS  # D9: extra turns, and nobody can strike there now
+        elif sight is not None and self._chief_exposed_by(origin, target, sight):
+            score -= EXPOSED_CHIEF
+        if kind != CHIEF:
+            if judge_landing and attacked(board, target, self.rel):
                 score -= 0.6 * VALUE[kind]
             elif not safe_before:
                 score += 0.6 * VALUE[kind]  # out of reach: the Necromobile first of all
@@ -231,28 +383,89 @@ class Turn:
         board[target] = other
         return score
 
+    def _chief_exposed_by(self, origin: int, target: int, sight: bytearray) -> bool:
+        """Whether the bot's Chief can be struck once another piece has stepped (the step
+        is on the board): looked at again only if the step touched its lines of sight."""
+        if sight[origin] or sight[target]:
+            return attacked(self.board, self.chief, self.rel)
+        return self.chief_in_danger
+
+    def _move_bound(self, origin: int, target: int) -> tuple[float, bool]:
+        """At least ``_move(origin, target)``, without playing the step: what the step wins,
+        the cost of leaving the Chief exposed when the step cannot change it, the bonus for
+        a piece out of reach as if it were, and the most the hunt could give. A Chief's
+        and a Reporter's steps (few) are scored in full."""
+        board = self.board
+        piece, other = board[origin], board[target]
+        kind = KIND_OF[piece]
+        if kind in (CHIEF, REPORTER):
+            return self._move(origin, target), True
+        bound = 0.0
+        kills = other > 0 and self.rel[other] == ENEMY and kind != NECROMOBILE
+        if kills:
+            victim = KIND_OF[other]
+            if kind != DIPLOMAT:
+                bound = VALUE[victim]
+            else:
+                bound = 0.5 * VALUE[victim] if victim != CHIEF else 40.0
+        elif kind == NECROMOBILE and other < 0:
+            bound = 3.0 if target == CENTRE else 0.5
+        if self.chief_in_danger:
+            sight = self._chief_sight()
+            if sight is not None and not (sight[origin] or sight[target]):
+                bound -= EXPOSED_CHIEF
+        if self._under_threat(origin):
+            bound += 0.6 * VALUE[kind]
+        if kind in (MILITANT, ASSASSIN) and not kills and self.enemy_chiefs:
+            if self._may_see_enemy_chief(target, kind):
+                bound += 12.0
+            else:
+                nearest = self._nearest_enemy_chief()
+                bound += 0.5 * (nearest[origin] - nearest[target])
+        return bound, False
+
+    def _chief_sight(self) -> bytearray | None:
+        """The lines of sight of the bot's Chief before any step (computed once a turn)."""
+        if self._sight is None and self.chief >= 0:
+            self._sight = lines_of_sight(self.board, self.chief)
+        return self._sight
+
     def _hunting(self, origin: int, target: int, kind: int) -> float:
         """Killers close in on enemy Chiefs, and threaten one when they can."""
         if not self.enemy_chiefs:
             return 0.0
-        rays = MILITANT_RAYS[target] if kind == MILITANT else RAYS[target]
-        board = self.board
-        for ray in rays:
-            for square in ray:
-                other = board[square]
-                if other == 0:
-                    continue
-                if (
-                    other > 0
-                    and KIND_OF[other] == CHIEF
-                    and self.rel[other] == ENEMY
-                    and (kind != MILITANT or square != CENTRE)
-                ):
-                    return 12.0
-                break
-        before = min(_distance(origin, c) for c in self.enemy_chiefs)
-        after = min(_distance(target, c) for c in self.enemy_chiefs)
-        return 0.5 * (before - after)
+        if self._may_see_enemy_chief(target, kind):
+            rays = MILITANT_RAYS[target] if kind == MILITANT else RAYS[target]
+            board = self.board
+            for ray in rays:
+                for square in ray:
+                    other = board[square]
+                    if other == 0:
+                        continue
+                    if (
+                        other > 0
+                        and KIND_OF[other] == CHIEF
+                        and self.rel[other] == ENEMY
+                        and (kind != MILITANT or square != CENTRE)
+                    ):
+                        return 12.0
+                    break
+        nearest = self._nearest_enemy_chief()
+        return 0.5 * (nearest[origin] - nearest[target])
+
+    def _may_see_enemy_chief(self, square: int, kind: int) -> bool:
+        """Whether an enemy Chief stands on one of the lines a killer on ``square`` strikes
+        along (within two steps for a Militant): only then may it threaten one."""
+        lines = WITHIN_MILITANT_REACH[square] if kind == MILITANT else ON_LINE[square]
+        return any(lines[chief] for chief in self.enemy_chiefs)
+
+    def _nearest_enemy_chief(self) -> Sequence[int]:
+        """King steps from each square to the nearest enemy Chief (computed once a turn)."""
+        nearest = self._nearest
+        if nearest is None:
+            rows = [KING_DISTANCE[chief] for chief in self.enemy_chiefs]
+            nearest = self._nearest = rows[0] if len(rows) == 1 else list(map(min, *rows))
+        return nearest
 
     def _sees_centre(self, square: int) -> bool:
         """An open straight line from ``square`` to the empty centre."""
@@ -288,7 +501,7 @@ class Turn:
     def _place(self, square: int) -> float:
         """D6: put an enemy Chief where the bot can kill it, the bot's own Chief on the
         centre if it is safe there, anything else away from the bot's Chief."""
-        piece = PIECE_BY_NAME[self.view["in_hand"]]
+        piece = self.in_hand
         kind = KIND_OF[piece]
         board = self.board
         board[square] = piece
@@ -305,7 +518,7 @@ class Turn:
                 score += CENTRE_BONUS
         board[square] = 0
         if self.chief >= 0:
-            score += 0.1 * _distance(square, self.chief)
+            score += 0.1 * KING_DISTANCE[square][self.chief]
         return score
 
     def _threat_to_chief(self) -> float:
