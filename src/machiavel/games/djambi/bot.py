@@ -18,6 +18,7 @@ from machiavel.games.djambi.board import (
     CENTRE,
     CHIEF,
     COLOUR_OF,
+    COLOURS,
     DIPLOMAT,
     KIND_OF,
     MILITANT,
@@ -116,6 +117,36 @@ ON_LINE = tuple(
 WITHIN_MILITANT_REACH = tuple(
     bytes(any(b in ray for ray in MILITANT_RAYS[a]) for b in range(SQUARES)) for a in range(SQUARES)
 )
+
+# The squares strictly between two squares on one line (None off the line), for the
+# looks along a line from a given square to a given piece.
+BETWEEN = tuple(
+    tuple(
+        next((ray[:k] for ray in RAYS[a] for k, square in enumerate(ray) if square == b), None)
+        for b in range(SQUARES)
+    )
+    for a in range(SQUARES)
+)
+# What an enemy piece may do to the bot's piece from afar (``Turn.strikers``).
+HARMLESS, STRIKER, SHORT_STRIKER = 0, 1, 2
+STRIKE_BY_KIND = (STRIKER, STRIKER, HARMLESS, HARMLESS, HARMLESS, SHORT_STRIKER, HARMLESS, HARMLESS)
+ALL_CODES = len(COLOURS) * 8 + 1  # piece codes run from 1 to 32
+
+
+_STRIKERS: dict[tuple[int, ...], list[int]] = {}
+
+
+def _strikers(rel: list[int]) -> list[int]:
+    """Per piece code, how an enemy piece strikes (a corpse, -1, reads the last entry);
+    one list per way the colours stand to the bot."""
+    sides = tuple(rel[1::8])
+    strikers = _STRIKERS.get(sides)
+    if strikers is None:
+        strikers = _STRIKERS[sides] = [HARMLESS] * (ALL_CODES + 1)
+        for code in range(1, ALL_CODES):
+            if rel[code] == ENEMY:
+                strikers[code] = STRIKE_BY_KIND[KIND_OF[code]]
+    return strikers
 
 
 def _noise_step() -> int:
@@ -286,15 +317,23 @@ class Turn:
         me = knowledge.me
         self.chief = -1
         self.enemy_chiefs: list[int] = []
+        self.enemy_reporters: list[tuple[int, int]] = []  # (square, code)
         for square, piece in enumerate(board):
-            if piece > 0 and KIND_OF[piece] == CHIEF:
+            if piece <= 0:
+                continue
+            kind = KIND_OF[piece]
+            if kind == CHIEF:
                 if COLOUR_OF[piece] == me:
                     self.chief = square
                 elif rel[piece] == ENEMY:
                     self.enemy_chiefs.append(square)
-        self.chief_in_danger = self.chief >= 0 and attacked(board, self.chief, rel)
+            elif kind == REPORTER and rel[piece] == ENEMY:
+                self.enemy_reporters.append((square, piece))
+        self.strikers = _strikers(rel)
+        self.chief_in_danger = self.chief >= 0 and self._struck(self.chief)
         self.threatened: dict[int, bool] = {}
-        self._sight: bytearray | None = None
+        # The squares whose change may change whether the Chief can be struck.
+        self.chief_sight = lines_of_sight(board, self.chief) if self.chief >= 0 else None
         self._nearest: Sequence[int] | None = None
 
     def score(self, action: str) -> float:
@@ -333,11 +372,55 @@ class Turn:
         value = VALUE[KIND_OF[piece]]
         return value if self.rel[piece] == ENEMY else -value
 
+    def _struck(self, square: int) -> bool:
+        """``attacked(self.board, square, self.rel)``, faster: enemy Reporters are looked
+        for along the lines to them, not along every line. Valid while no enemy piece was
+        put down since the turn began (a step only moves the bot's piece, kills, or leaves
+        a corpse)."""
+        board = self.board
+        strikers = self.strikers
+        for ray in RAYS[square]:
+            for target in ray:
+                other = board[target]
+                if other:
+                    striker = strikers[other]
+                    if striker == STRIKER or (
+                        striker == SHORT_STRIKER
+                        and square != CENTRE
+                        and KING_DISTANCE[square][target] <= 2
+                    ):
+                        return True
+                    break
+        for reporter, code in self.enemy_reporters:
+            if board[reporter] != code:
+                continue  # killed by the step being judged
+            lines = BETWEEN[reporter]
+            for near in ORTHOGONAL_NEIGHBOURS[square]:
+                path = lines[near]
+                if (
+                    path is not None
+                    and near != CENTRE
+                    and board[near] == 0
+                    and not any(map(board.__getitem__, path))
+                ):
+                    return True
+        return False
+
+    def _chief_struck_after(self, first: int, second: int) -> bool:
+        """Whether the bot's Chief can be struck now that ``first`` and ``second`` changed
+        since the turn began: looked at again only if they touch its lines of sight."""
+        sight = self.chief_sight
+        if sight is None:
+            return False
+        if sight[first] or sight[second]:
+            return self._struck(self.chief)
+        return self.chief_in_danger
+
     def _under_threat(self, square: int) -> bool:
         """Whether the piece on ``square`` could be killed next turn (cached per square)."""
         known = self.threatened.get(square)
         if known is None:
-            known = self.threatened[square] = attacked(self.board, square, self.rel)
+            known = self.threatened[square] = self._struck(square)
         return known
 
     # ---- first steps and moves out of the centre ------------------------------------
@@ -354,7 +437,6 @@ class Turn:
             score += 0.5 * VALUE[KIND_OF[other]] if KIND_OF[other] != CHIEF else 40.0
         elif kind == NECROMOBILE and other < 0:
             score += 3.0 if target == CENTRE else 0.5
-        sight = self._chief_sight()
         # Play the step on the board, judge, then undo.
         board[origin] = 0
         board[target] = piece
@@ -364,14 +446,14 @@ class Turn:
             victims = (self._victim_value(board[n]) for n in ORTHOGONAL_NEIGHBOURS[target])
             score += 0.9 * max((v for v in victims if v > 0), default=0.0)  # D5
         if kind == CHIEF:
-            if attacked(board, target, self.rel):
+            if self._struck(target):
                 score -= EXPOSED_CHIEF
             elif target == CENTRE:
                 score += CENTRE_BONUS  # D9: extra turns, and nobody can strike there now
-        elif sight is not None and self._chief_exposed_by(origin, target, sight):
+        elif self._chief_struck_after(origin, target):
             score -= EXPOSED_CHIEF
         if kind != CHIEF:
-            if judge_landing and attacked(board, target, self.rel):
+            if judge_landing and self._struck(target):
                 score -= 0.6 * VALUE[kind]
             elif not safe_before:
                 score += 0.6 * VALUE[kind]  # out of reach: the Necromobile first of all
@@ -382,13 +464,6 @@ class Turn:
         board[origin] = piece
         board[target] = other
         return score
-
-    def _chief_exposed_by(self, origin: int, target: int, sight: bytearray) -> bool:
-        """Whether the bot's Chief can be struck once another piece has stepped (the step
-        is on the board): looked at again only if the step touched its lines of sight."""
-        if sight[origin] or sight[target]:
-            return attacked(self.board, self.chief, self.rel)
-        return self.chief_in_danger
 
     def _move_bound(self, origin: int, target: int) -> tuple[float, bool]:
         """At least ``_move(origin, target)``, without playing the step: what the step wins,
@@ -411,7 +486,7 @@ class Turn:
         elif kind == NECROMOBILE and other < 0:
             bound = 3.0 if target == CENTRE else 0.5
         if self.chief_in_danger:
-            sight = self._chief_sight()
+            sight = self.chief_sight
             if sight is not None and not (sight[origin] or sight[target]):
                 bound -= EXPOSED_CHIEF
         if self._under_threat(origin):
@@ -423,12 +498,6 @@ class Turn:
                 nearest = self._nearest_enemy_chief()
                 bound += 0.5 * (nearest[origin] - nearest[target])
         return bound, False
-
-    def _chief_sight(self) -> bytearray | None:
-        """The lines of sight of the bot's Chief before any step (computed once a turn)."""
-        if self._sight is None and self.chief >= 0:
-            self._sight = lines_of_sight(self.board, self.chief)
-        return self._sight
 
     def _hunting(self, origin: int, target: int, kind: int) -> float:
         """Killers close in on enemy Chiefs, and threaten one when they can."""
@@ -485,7 +554,7 @@ class Turn:
         board = self.board
         score = 0.0
         board[square] = -1
-        if self.chief_in_danger and not attacked(board, self.chief, self.rel):
+        if self.chief_in_danger and not self._chief_struck_after(square, square):
             score += 50.0
         board[square] = 0
         if square == CENTRE:
@@ -511,9 +580,9 @@ class Turn:
                 score -= 100.0 if square == CENTRE else 0.0
             else:
                 score = 5.0 if attacked(board, square, self.rel, by=MINE) else 0.0
-            score -= self._threat_to_chief()
+            score -= self._threat_to_chief(square)
         else:
-            score = -self._threat_to_chief()
+            score = -self._threat_to_chief(square)
             if kind == CHIEF and square == CENTRE and score == 0.0:
                 score += CENTRE_BONUS
         board[square] = 0
@@ -521,10 +590,17 @@ class Turn:
             score += 0.1 * KING_DISTANCE[square][self.chief]
         return score
 
-    def _threat_to_chief(self) -> float:
-        if self.chief < 0:
+    def _threat_to_chief(self, placed: int) -> float:
+        """What the piece ``placed`` (on the board) costs the bot's Chief; any enemy piece
+        on its lines of sight may strike it."""
+        sight = self.chief_sight
+        if sight is None:
             return 0.0
-        return EXPOSED_CHIEF if attacked(self.board, self.chief, self.rel) else 0.0
+        if sight[placed]:
+            exposed = attacked(self.board, self.chief, self.rel)
+        else:
+            exposed = self.chief_in_danger
+        return EXPOSED_CHIEF if exposed else 0.0
 
     def _scandal(self) -> float:
         """D5 option: every living piece around dies, the bot's own included."""
@@ -532,4 +608,4 @@ class Turn:
 
     def _revive(self, target: int) -> float:
         """D12: any square will do, a safe one rather."""
-        return -1.0 if attacked(self.board, target, self.rel) else 0.0
+        return -1.0 if self._struck(target) else 0.0
