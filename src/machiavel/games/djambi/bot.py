@@ -118,6 +118,11 @@ WITHIN_MILITANT_REACH = tuple(
     bytes(any(b in ray for ray in MILITANT_RAYS[a]) for b in range(SQUARES)) for a in range(SQUARES)
 )
 
+# The same as bit sets: the union over the enemy Chiefs tells where a killer sees one.
+ON_LINE_BITS = tuple(sum(flag << b for b, flag in enumerate(row)) for row in ON_LINE)
+WITHIN_MILITANT_REACH_BITS = tuple(
+    sum(flag << b for b, flag in enumerate(row)) for row in WITHIN_MILITANT_REACH
+)
 # The squares strictly between two squares on one line (None off the line), for the
 # looks along a line from a given square to a given piece.
 BETWEEN = tuple(
@@ -295,6 +300,9 @@ def _contenders(turn: Turn, actions: Sequence[str]) -> dict[int, float]:
         bound, exact = turn.bound(action)
         bounds.append(bound)
         settled.append(exact)
+    if all(settled):
+        best = max(bounds)
+        return {i: s for i, s in enumerate(bounds) if s > best - HOPELESS}
     best = float("-inf")
     scores: dict[int, float] = {}
     for index in sorted(range(len(actions)), key=bounds.__getitem__, reverse=True):
@@ -335,6 +343,8 @@ class Turn:
         # The squares whose change may change whether the Chief can be struck.
         self.chief_sight = lines_of_sight(board, self.chief) if self.chief >= 0 else None
         self._nearest: Sequence[int] | None = None
+        # Bit sets of the squares on a line with an enemy Chief: [any distance, Militant's]
+        self._chief_lines: list[int | None] = [None, None]
 
     def score(self, action: str) -> float:
         squares = MOVE_ACTION_SQUARES.get(action)
@@ -525,8 +535,14 @@ class Turn:
     def _may_see_enemy_chief(self, square: int, kind: int) -> bool:
         """Whether an enemy Chief stands on one of the lines a killer on ``square`` strikes
         along (within two steps for a Militant): only then may it threaten one."""
-        lines = WITHIN_MILITANT_REACH[square] if kind == MILITANT else ON_LINE[square]
-        return any(lines[chief] for chief in self.enemy_chiefs)
+        lines = self._chief_lines[kind == MILITANT]
+        if lines is None:
+            table = WITHIN_MILITANT_REACH_BITS if kind == MILITANT else ON_LINE_BITS
+            lines = 0
+            for chief in self.enemy_chiefs:
+                lines |= table[chief]
+            self._chief_lines[kind == MILITANT] = lines
+        return bool(lines >> square & 1)
 
     def _nearest_enemy_chief(self) -> Sequence[int]:
         """King steps from each square to the nearest enemy Chief (computed once a turn)."""
