@@ -294,12 +294,7 @@ def _contenders(turn: Turn, actions: Sequence[str]) -> dict[int, float]:
     An action's ``bound`` is never below its score: actions are scored from the best bound
     down, until the bounds fall below the best score so far by the noise or more.
     """
-    bounds: list[float] = []
-    settled: list[bool] = []  # whether the bound is the score itself
-    for action in actions:
-        bound, exact = turn.bound(action)
-        bounds.append(bound)
-        settled.append(exact)
+    bounds, settled = turn.bounds(actions)
     if all(settled):
         best = max(bounds)
         return {i: s for i, s in enumerate(bounds) if s > best - HOPELESS}
@@ -344,7 +339,7 @@ class Turn:
         self.chief_sight = lines_of_sight(board, self.chief) if self.chief >= 0 else None
         self._nearest: Sequence[int] | None = None
         # Bit sets of the squares on a line with an enemy Chief: [any distance, Militant's]
-        self._chief_lines: list[int | None] = [None, None]
+        self._lines: list[int | None] = [None, None]
 
     def score(self, action: str) -> float:
         squares = MOVE_ACTION_SQUARES.get(action)
@@ -352,13 +347,12 @@ class Turn:
             return self._move(*squares)
         return self._follow_up(action)
 
-    def bound(self, action: str) -> tuple[float, bool]:
-        """At least ``score(action)``, and cheaper (see ``_move_bound``); and whether it is
-        the score itself (a follow-up's is)."""
-        squares = MOVE_ACTION_SQUARES.get(action)
-        if squares is not None:
-            return self._move_bound(*squares)
-        return self._follow_up(action), True
+    def bounds(self, actions: Sequence[str]) -> tuple[list[float], list[bool]]:
+        """For each action, at least its score and cheaper to tell (see ``_move_bounds``),
+        and whether that is the score itself (a follow-up's is)."""
+        if actions[0] not in MOVE_ACTION_SQUARES:  # a follow-up step: no moves among them
+            return [self._follow_up(action) for action in actions], [True] * len(actions)
+        return self._move_bounds(actions)
 
     def _follow_up(self, action: str) -> float:
         if action == PASS:
@@ -475,39 +469,60 @@ class Turn:
         board[target] = other
         return score
 
-    def _move_bound(self, origin: int, target: int) -> tuple[float, bool]:
-        """At least ``_move(origin, target)``, without playing the step: what the step wins,
-        the cost of leaving the Chief exposed when the step cannot change it, the bonus for
-        a piece out of reach as if it were, and the most the hunt could give. A Chief's
-        and a Reporter's steps (few) are scored in full."""
+    def _move_bounds(self, actions: Sequence[str]) -> tuple[list[float], list[bool]]:
+        """At least each move's score (``_move``), without playing it: what the step wins,
+        the cost of leaving the Chief exposed when the step cannot change that, the bonus
+        for a piece leaving a threat as if it landed out of reach, and the most the hunt
+        could give. Steps of a Chief and of a Reporter (few) are scored in full; what
+        depends on the piece only is worked out once for all its steps (they come in a
+        row)."""
         board = self.board
-        piece, other = board[origin], board[target]
-        kind = KIND_OF[piece]
-        if kind in (CHIEF, REPORTER):
-            return self._move(origin, target), True
-        bound = 0.0
-        kills = other > 0 and self.rel[other] == ENEMY and kind != NECROMOBILE
-        if kills:
-            victim = KIND_OF[other]
-            if kind != DIPLOMAT:
-                bound = VALUE[victim]
-            else:
-                bound = 0.5 * VALUE[victim] if victim != CHIEF else 40.0
-        elif kind == NECROMOBILE and other < 0:
-            bound = 3.0 if target == CENTRE else 0.5
-        if self.chief_in_danger:
-            sight = self.chief_sight
+        rel = self.rel
+        sight = self.chief_sight if self.chief_in_danger else None
+        values: list[float] = []
+        settled: list[bool] = []
+        last = -1
+        in_full = hunter = False
+        kind = lines = 0
+        escape = 0.0
+        nearest: Sequence[int] = ()
+        for action in actions:
+            origin, target = MOVE_ACTION_SQUARES[action]
+            if origin != last:
+                last = origin
+                kind = KIND_OF[board[origin]]
+                in_full = kind in (CHIEF, REPORTER)
+                if not in_full:  # the bonus for leaving a threat, as if out of reach
+                    escape = 0.6 * VALUE[kind] if self._under_threat(origin) else 0.0
+                hunter = kind in (MILITANT, ASSASSIN) and bool(self.enemy_chiefs)
+                if hunter:
+                    lines = self._chief_lines(kind)
+                    nearest = self._nearest_enemy_chief()
+            if in_full:
+                values.append(self._move(origin, target))
+                settled.append(True)
+                continue
+            other = board[target]
+            bound = escape
+            kills = other > 0 and rel[other] == ENEMY and kind != NECROMOBILE
+            if kills:
+                victim = KIND_OF[other]
+                if kind != DIPLOMAT:
+                    bound += VALUE[victim]
+                else:
+                    bound += 0.5 * VALUE[victim] if victim != CHIEF else 40.0
+            elif other < 0 and kind == NECROMOBILE:
+                bound += 3.0 if target == CENTRE else 0.5
             if sight is not None and not (sight[origin] or sight[target]):
                 bound -= EXPOSED_CHIEF
-        if self._under_threat(origin):
-            bound += 0.6 * VALUE[kind]
-        if kind in (MILITANT, ASSASSIN) and not kills and self.enemy_chiefs:
-            if self._may_see_enemy_chief(target, kind):
-                bound += 12.0
-            else:
-                nearest = self._nearest_enemy_chief()
-                bound += 0.5 * (nearest[origin] - nearest[target])
-        return bound, False
+            if hunter and not kills:
+                if lines >> target & 1:
+                    bound += 12.0
+                else:
+                    bound += 0.5 * (nearest[origin] - nearest[target])
+            values.append(bound)
+            settled.append(False)
+        return values, settled
 
     def _hunting(self, origin: int, target: int, kind: int) -> float:
         """Killers close in on enemy Chiefs, and threaten one when they can."""
@@ -535,14 +550,20 @@ class Turn:
     def _may_see_enemy_chief(self, square: int, kind: int) -> bool:
         """Whether an enemy Chief stands on one of the lines a killer on ``square`` strikes
         along (within two steps for a Militant): only then may it threaten one."""
-        lines = self._chief_lines[kind == MILITANT]
+        return bool(self._chief_lines(kind) >> square & 1)
+
+    def _chief_lines(self, kind: int) -> int:
+        """The squares on a line with an enemy Chief, as a bit set: within a Militant's
+        two steps for ``kind`` Militant, at any distance for an Assassin."""
+        militant = kind == MILITANT
+        lines = self._lines[militant]
         if lines is None:
-            table = WITHIN_MILITANT_REACH_BITS if kind == MILITANT else ON_LINE_BITS
+            table = WITHIN_MILITANT_REACH_BITS if militant else ON_LINE_BITS
             lines = 0
             for chief in self.enemy_chiefs:
                 lines |= table[chief]
-            self._chief_lines[kind == MILITANT] = lines
-        return bool(lines >> square & 1)
+            self._lines[militant] = lines
+        return lines
 
     def _nearest_enemy_chief(self) -> Sequence[int]:
         """King steps from each square to the nearest enemy Chief (computed once a turn)."""
