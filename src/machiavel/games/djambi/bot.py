@@ -279,12 +279,14 @@ class DjambiHeuristicBot:
         ``count`` actions had drawn its noise in turn: only the contenders' draws are made,
         and the generator ends where ``count`` draws leave it."""
         start = self.rng.state
+        self.rng = Rng.from_state(start + count * NOISE_STEP)
+        if len(contenders) == 1:  # alone within reach: the noise cannot change the choice
+            return next(iter(contenders))
         best, best_score = -1, float("-inf")
         for index in sorted(contenders):
             score = contenders[index] + NOISE * _noise(start, index)
             if score > best_score:
                 best, best_score = index, score
-        self.rng = Rng.from_state(start + count * NOISE_STEP)
         return best
 
 
