@@ -132,24 +132,24 @@ BETWEEN = tuple(
     )
     for a in range(SQUARES)
 )
-# What an enemy piece may do to the bot's piece from afar (``Turn.strikers``).
+# What a piece of the striking side may do to a piece from afar (``Turn.strikers``).
 HARMLESS, STRIKER, SHORT_STRIKER = 0, 1, 2
 STRIKE_BY_KIND = (STRIKER, STRIKER, HARMLESS, HARMLESS, HARMLESS, SHORT_STRIKER, HARMLESS, HARMLESS)
 ALL_CODES = len(COLOURS) * 8 + 1  # piece codes run from 1 to 32
 
 
-_STRIKERS: dict[tuple[int, ...], list[int]] = {}
+_STRIKERS: dict[tuple[int, ...], list[int]] = {}  # by (side, how each colour stands)
 
 
-def _strikers(rel: list[int]) -> list[int]:
-    """Per piece code, how an enemy piece strikes (a corpse, -1, reads the last entry);
-    one list per way the colours stand to the bot."""
-    sides = tuple(rel[1::8])
-    strikers = _STRIKERS.get(sides)
+def _strikers(rel: list[int], side: int) -> list[int]:
+    """Per piece code, how a piece of ``side`` strikes (a corpse, -1, reads the last
+    entry); one list per way the colours stand to the bot."""
+    key = (side, *rel[1::8])
+    strikers = _STRIKERS.get(key)
     if strikers is None:
-        strikers = _STRIKERS[sides] = [HARMLESS] * (ALL_CODES + 1)
+        strikers = _STRIKERS[key] = [HARMLESS] * (ALL_CODES + 1)
         for code in range(1, ALL_CODES):
-            if rel[code] == ENEMY:
+            if rel[code] == side:
                 strikers[code] = STRIKE_BY_KIND[KIND_OF[code]]
     return strikers
 
@@ -322,7 +322,8 @@ class Turn:
         me = knowledge.me
         self.chief = -1
         self.enemy_chiefs: list[int] = []
-        self.enemy_reporters: list[tuple[int, int]] = []  # (square, code)
+        # (square, code) of the Reporters of each side: [unused, MINE, ENEMY, WALL]
+        self.reporters: list[list[tuple[int, int]]] = [[], [], [], []]
         for square, piece in enumerate(board):
             if piece <= 0:
                 continue
@@ -332,9 +333,10 @@ class Turn:
                     self.chief = square
                 elif rel[piece] == ENEMY:
                     self.enemy_chiefs.append(square)
-            elif kind == REPORTER and rel[piece] == ENEMY:
-                self.enemy_reporters.append((square, piece))
-        self.strikers = _strikers(rel)
+            elif kind == REPORTER:
+                self.reporters[rel[piece]].append((square, piece))
+        # How the pieces of each side strike, by piece code: [unused, MINE, ENEMY]
+        self.strikers = [[], _strikers(rel, MINE), _strikers(rel, ENEMY)]
         self.chief_in_danger = self.chief >= 0 and self._struck(self.chief)
         self.threatened: dict[int, bool] = {}
         # The squares whose change may change whether the Chief can be struck.
@@ -353,8 +355,18 @@ class Turn:
         """For each action, at least its score and cheaper to tell (see ``_move_bounds``),
         and whether that is the score itself (a follow-up's is)."""
         if actions[0] not in MOVE_ACTION_SQUARES:  # a follow-up step: no moves among them
-            return [self._follow_up(action) for action in actions], [True] * len(actions)
+            return self._follow_ups(actions), [True] * len(actions)
         return self._move_bounds(actions)
+
+    def _follow_ups(self, actions: Sequence[str]) -> list[float]:
+        """The scores of a follow-up step's actions, all of one kind (the step asks for one
+        thing): told apart once, not once per action."""
+        first = actions[0]
+        if first.startswith("corpse"):
+            return [self._corpse(SQUARE_ACTIONS[action]) for action in actions]
+        if first.startswith("place"):
+            return [self._place(SQUARE_ACTIONS[action]) for action in actions]
+        return [self._follow_up(action) for action in actions]
 
     def _follow_up(self, action: str) -> float:
         if action == PASS:
@@ -378,13 +390,13 @@ class Turn:
         value = VALUE[KIND_OF[piece]]
         return value if self.rel[piece] == ENEMY else -value
 
-    def _struck(self, square: int) -> bool:
-        """``attacked(self.board, square, self.rel)``, faster: enemy Reporters are looked
-        for along the lines to them, not along every line. Valid while no enemy piece was
-        put down since the turn began (a step only moves the bot's piece, kills, or leaves
-        a corpse)."""
+    def _struck(self, square: int, side: int = ENEMY) -> bool:
+        """``attacked(self.board, square, self.rel, side)``, faster: Reporters are looked
+        for along the lines to them, not along every line. Valid while no piece of ``side``
+        was put down since the turn began (a step only moves the bot's piece, kills, or
+        leaves a corpse)."""
         board = self.board
-        strikers = self.strikers
+        strikers = self.strikers[side]
         for ray in RAYS[square]:
             for target in ray:
                 other = board[target]
@@ -397,7 +409,7 @@ class Turn:
                     ):
                         return True
                     break
-        for reporter, code in self.enemy_reporters:
+        for reporter, code in self.reporters[side]:
             if board[reporter] != code:
                 continue  # killed by the step being judged
             lines = BETWEEN[reporter]
@@ -598,10 +610,11 @@ class Turn:
         board[square] = 0
         if square == CENTRE:
             score += 4.0  # a puppet on the centre: nobody else takes the power
+        distances = KING_DISTANCE[square]
         for chief in self.enemy_chiefs:
-            if square in NEIGHBOURS[chief]:
+            if distances[chief] == 1:
                 score += 1.0  # helps wall an enemy Chief in (D10)
-        if self.chief >= 0 and square in NEIGHBOURS[self.chief]:
+        if self.chief >= 0 and distances[self.chief] == 1:
             free = sum(1 for n in NEIGHBOURS[self.chief] if board[n] == 0)
             score += 1.0 if free > 3 else -3.0
         return score
@@ -615,10 +628,10 @@ class Turn:
         board[square] = piece
         if self.rel[piece] == ENEMY:
             if kind == CHIEF:
-                score = 100.0 if attacked(board, square, self.rel, by=MINE) else 0.0
+                score = 100.0 if self._struck(square, MINE) else 0.0
                 score -= 100.0 if square == CENTRE else 0.0
             else:
-                score = 5.0 if attacked(board, square, self.rel, by=MINE) else 0.0
+                score = 5.0 if self._struck(square, MINE) else 0.0
             score -= self._threat_to_chief(square)
         else:
             score = -self._threat_to_chief(square)
