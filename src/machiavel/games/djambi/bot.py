@@ -434,6 +434,12 @@ class Turn:
             return self._struck(self.chief)
         return self.chief_in_danger
 
+    def _best_victim(self, square: int) -> float:
+        """The value of the best enemy a Reporter on ``square`` could kill (D5), or 0."""
+        board = self.board
+        victims = (self._victim_value(board[n]) for n in ORTHOGONAL_NEIGHBOURS[square])
+        return max((v for v in victims if v > 0), default=0.0)
+
     def _under_threat(self, square: int) -> bool:
         """Whether the piece on ``square`` could be killed next turn (cached per square)."""
         known = self.threatened.get(square)
@@ -461,8 +467,7 @@ class Turn:
         if kind == ASSASSIN and kills:
             board[origin] = -1
         if kind == REPORTER and other == 0:
-            victims = (self._victim_value(board[n]) for n in ORTHOGONAL_NEIGHBOURS[target])
-            score += 0.9 * max((v for v in victims if v > 0), default=0.0)  # D5
+            score += 0.9 * self._best_victim(target)  # D5
         if kind == CHIEF:
             if self._struck(target):
                 score -= EXPOSED_CHIEF
@@ -486,8 +491,8 @@ class Turn:
     def _move_bounds(self, actions: Sequence[str]) -> tuple[list[float], list[bool]]:
         """At least each move's score (``_move``), without playing it: what the step wins,
         the cost of leaving the Chief exposed when the step cannot change that, the bonus
-        for a piece leaving a threat as if it landed out of reach, and the most the hunt
-        could give. Steps of a Chief and of a Reporter (few) are scored in full; what
+        for a piece leaving a threat as if it landed out of reach, the most the hunt could
+        give, a Reporter's best victim. The Chief's steps (few) are scored in full; what
         depends on the piece only is worked out once for all its steps (they come in a
         row)."""
         board = self.board
@@ -505,7 +510,7 @@ class Turn:
             if origin != last:
                 last = origin
                 kind = KIND_OF[board[origin]]
-                in_full = kind in (CHIEF, REPORTER)
+                in_full = kind == CHIEF
                 if not in_full:  # the bonus for leaving a threat, as if out of reach
                     escape = 0.6 * VALUE[kind] if self._under_threat(origin) else 0.0
                 hunter = kind in (MILITANT, ASSASSIN) and bool(self.enemy_chiefs)
@@ -527,6 +532,8 @@ class Turn:
                     bound += 0.5 * VALUE[victim] if victim != CHIEF else 40.0
             elif other < 0 and kind == NECROMOBILE:
                 bound += 3.0 if target == CENTRE else 0.5
+            elif kind == REPORTER:  # its victims are the same whether it left or not
+                bound += 0.9 * self._best_victim(target)
             if sight is not None and not (sight[origin] or sight[target]):
                 bound -= EXPOSED_CHIEF
             if hunter and not kills:
