@@ -134,6 +134,8 @@ BETWEEN = tuple(
 )
 # What a piece of the striking side may do to a piece from afar (``Turn.strikers``).
 HARMLESS, STRIKER, SHORT_STRIKER = 0, 1, 2
+# What is left to know of an action's score once its bound is known (``Turn.bounds``).
+KNOWN, LANDING, UNKNOWN = 0, 1, 2
 STRIKE_BY_KIND = (STRIKER, STRIKER, HARMLESS, HARMLESS, HARMLESS, SHORT_STRIKER, HARMLESS, HARMLESS)
 ALL_CODES = len(COLOURS) * 8 + 1  # piece codes run from 1 to 32
 
@@ -293,11 +295,11 @@ class DjambiHeuristicBot:
 def _contenders(turn: Turn, actions: Sequence[str]) -> dict[int, float]:
     """The exact scores of the actions that may win once the noise is added.
 
-    An action's ``bound`` is never below its score: actions are scored from the best bound
+    An action's bound is never below its score: actions are scored from the best bound
     down, until the bounds fall below the best score so far by the noise or more.
     """
-    bounds, settled = turn.bounds(actions)
-    if all(settled):
+    bounds, unknowns = turn.bounds(actions)
+    if not any(unknowns):
         best = max(bounds)
         return {i: s for i, s in enumerate(bounds) if s > best - HOPELESS}
     best = float("-inf")
@@ -306,7 +308,20 @@ def _contenders(turn: Turn, actions: Sequence[str]) -> dict[int, float]:
         bound = bounds[index]
         if bound <= best - HOPELESS:
             break
-        score = scores[index] = bound if settled[index] else turn.score(actions[index])
+        unknown = unknowns[index]
+        if unknown == LANDING:
+            landed = turn.landing_bound(actions[index], bound)
+            if landed == bound:
+                score = bound  # lands out of reach: the bound is the score
+            elif landed <= best - HOPELESS:
+                continue
+            else:
+                score = turn.score(actions[index])
+        elif unknown == UNKNOWN:
+            score = turn.score(actions[index])
+        else:
+            score = bound
+        scores[index] = score
         best = max(best, score)
     return {i: s for i, s in scores.items() if s > best - HOPELESS}
 
@@ -351,12 +366,30 @@ class Turn:
             return self._move(*squares)
         return self._follow_up(action)
 
-    def bounds(self, actions: Sequence[str]) -> tuple[list[float], list[bool]]:
-        """For each action, at least its score and cheaper to tell (see ``_move_bounds``),
-        and whether that is the score itself (a follow-up's is)."""
+    def bounds(self, actions: Sequence[str]) -> tuple[list[float], list[int]]:
+        """For each action, at least its score and cheaper to tell, and what is left to know
+        to tell the score (see ``_move_bounds``; a follow-up's is its score)."""
         if actions[0] not in MOVE_ACTION_SQUARES:  # a follow-up step: no moves among them
-            return self._follow_ups(actions), [True] * len(actions)
+            return self._follow_ups(actions), [KNOWN] * len(actions)
         return self._move_bounds(actions)
+
+    def landing_bound(self, action: str, bound: float) -> float:
+        """A move's bound, lowered if the piece lands where it can be struck (then it loses
+        its value and any bonus for leaving a threat); the same bound if it cannot."""
+        origin, target = MOVE_ACTION_SQUARES[action]
+        board = self.board
+        piece, other = board[origin], board[target]
+        kind = KIND_OF[piece]
+        killed = kind == ASSASSIN and other > 0 and self.rel[other] == ENEMY
+        board[origin] = -1 if killed else 0  # D4: the Assassin leaves the corpse behind
+        board[target] = piece
+        struck = self._struck(target)
+        board[origin] = piece
+        board[target] = other
+        if not struck:
+            return bound
+        cost = 0.6 * VALUE[kind]
+        return bound - (2 * cost if self._under_threat(origin) else cost)
 
     def _follow_ups(self, actions: Sequence[str]) -> list[float]:
         """The scores of a follow-up step's actions, all of one kind (the step asks for one
@@ -488,18 +521,22 @@ class Turn:
         board[target] = other
         return score
 
-    def _move_bounds(self, actions: Sequence[str]) -> tuple[list[float], list[bool]]:
-        """At least each move's score (``_move``), without playing it: what the step wins,
-        the cost of leaving the Chief exposed when the step cannot change that, the bonus
-        for a piece leaving a threat as if it landed out of reach, the most the hunt could
-        give, a Reporter's best victim. The Chief's steps (few) are scored in full; what
-        depends on the piece only is worked out once for all its steps (they come in a
-        row)."""
+    def _move_bounds(self, actions: Sequence[str]) -> tuple[list[float], list[int]]:
+        """At least each move's score (``_move``), without playing it, summed in the same
+        order: what the step wins, a Reporter's best victim, the cost of leaving the Chief
+        exposed when the step cannot change that, the bonus for a piece leaving a threat
+        as if it landed out of reach, the hunt. With what is left to know of each: only
+        whether it lands where it can be struck (``LANDING``: the bound is its score if
+        not), or more (``UNKNOWN``: the step touches the Chief's lines of sight, or a
+        killer may see an enemy Chief, counted as seen). The Chief's steps (few) are
+        scored in full; what depends on the piece only is worked out once for all its
+        steps (they come in a row)."""
         board = self.board
         rel = self.rel
-        sight = self.chief_sight if self.chief_in_danger else None
+        sight = self.chief_sight
+        in_danger = self.chief_in_danger
         values: list[float] = []
-        settled: list[bool] = []
+        unknowns: list[int] = []
         last = -1
         in_full = hunter = False
         kind = lines = 0
@@ -519,10 +556,11 @@ class Turn:
                     nearest = self._nearest_enemy_chief()
             if in_full:
                 values.append(self._move(origin, target))
-                settled.append(True)
+                unknowns.append(KNOWN)
                 continue
             other = board[target]
-            bound = escape
+            unknown = LANDING
+            bound = 0.0
             kills = other > 0 and rel[other] == ENEMY and kind != NECROMOBILE
             if kills:
                 victim = KIND_OF[other]
@@ -534,16 +572,21 @@ class Turn:
                 bound += 3.0 if target == CENTRE else 0.5
             elif kind == REPORTER:  # its victims are the same whether it left or not
                 bound += 0.9 * self._best_victim(target)
-            if sight is not None and not (sight[origin] or sight[target]):
+            if sight is not None and (sight[origin] or sight[target]):
+                unknown = UNKNOWN
+            elif in_danger:
                 bound -= EXPOSED_CHIEF
+            if escape:
+                bound += escape
             if hunter and not kills:
                 if lines >> target & 1:
                     bound += 12.0
+                    unknown = UNKNOWN
                 else:
                     bound += 0.5 * (nearest[origin] - nearest[target])
             values.append(bound)
-            settled.append(False)
-        return values, settled
+            unknowns.append(unknown)
+        return values, unknowns
 
     def _hunting(self, origin: int, target: int, kind: int) -> float:
         """Killers close in on enemy Chiefs, and threaten one when they can."""
