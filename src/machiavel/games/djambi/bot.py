@@ -136,6 +136,7 @@ BETWEEN = tuple(
 HARMLESS, STRIKER, SHORT_STRIKER = 0, 1, 2
 # What is left to know of an action's score once its bound is known (``Turn.bounds``).
 KNOWN, LANDING, UNKNOWN = 0, 1, 2
+CORPSE_CODES = (-1,) * SQUARES
 STRIKE_BY_KIND = (STRIKER, STRIKER, HARMLESS, HARMLESS, HARMLESS, SHORT_STRIKER, HARMLESS, HARMLESS)
 ALL_CODES = len(COLOURS) * 8 + 1  # piece codes run from 1 to 32
 
@@ -221,7 +222,7 @@ class Knowledge:
     def from_state(cls, state: DjambiState, me: int) -> Knowledge:
         return cls(
             me,
-            [piece if piece >= 0 else -1 for piece in state.board],
+            list(map(max, state.board, CORPSE_CODES)),  # every corpse read as -1
             state.relations(me),
             state.actor,
             max(state.hand, 0),
