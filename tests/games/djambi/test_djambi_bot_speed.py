@@ -133,6 +133,7 @@ def test_bounds_are_never_below_the_scores(seed: int, chosen: dict[str, Any]) ->
         actions = state.legal_actions(state.to_move[0])
         turn = turn_of(state)
         bounds, unknowns = turn.bounds(actions)
+        assert turn.scores(actions) == [turn.score(action) for action in actions]
         for action, bound, unknown in zip(actions, bounds, unknowns, strict=True):
             score = turn.score(action)
             assert bound >= score

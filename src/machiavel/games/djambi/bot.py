@@ -136,7 +136,6 @@ BETWEEN = tuple(
 HARMLESS, STRIKER, SHORT_STRIKER = 0, 1, 2
 # What is left to know of an action's score once its bound is known (``Turn.bounds``).
 KNOWN, LANDING, UNKNOWN = 0, 1, 2
-CORPSE_CODES = (-1,) * SQUARES
 STRIKE_BY_KIND = (STRIKER, STRIKER, HARMLESS, HARMLESS, HARMLESS, SHORT_STRIKER, HARMLESS, HARMLESS)
 ALL_CODES = len(COLOURS) * 8 + 1  # piece codes run from 1 to 32
 
@@ -222,7 +221,7 @@ class Knowledge:
     def from_state(cls, state: DjambiState, me: int) -> Knowledge:
         return cls(
             me,
-            list(map(max, state.board, CORPSE_CODES)),  # every corpse read as -1
+            [piece if piece >= 0 else -1 for piece in state.board],
             state.relations(me),
             state.actor,
             max(state.hand, 0),
@@ -270,7 +269,7 @@ class DjambiHeuristicBot:
     def _ranked(self, turn: Turn, actions: Sequence[str]) -> list[str]:
         """The choice first, then the others by score (a stable sort: ties keep the legal
         order)."""
-        scores = [turn.score(action) for action in actions]
+        scores = turn.scores(actions)
         best = max(scores)
         contenders = {i: s for i, s in enumerate(scores) if s > best - HOPELESS}
         first = self._pick(contenders, len(actions))
@@ -373,6 +372,19 @@ class Turn:
         if actions[0] not in MOVE_ACTION_SQUARES:  # a follow-up step: no moves among them
             return self._follow_ups(actions), [KNOWN] * len(actions)
         return self._move_bounds(actions)
+
+    def scores(self, actions: Sequence[str]) -> list[float]:
+        """``score`` of every action, each told the cheapest way its bound allows."""
+        bounds, unknowns = self.bounds(actions)
+        out = []
+        for action, bound, unknown in zip(actions, bounds, unknowns, strict=True):
+            if unknown == KNOWN or (
+                unknown == LANDING and self.landing_bound(action, bound) == bound
+            ):
+                out.append(bound)
+            else:
+                out.append(self.score(action))
+        return out
 
     def landing_bound(self, action: str, bound: float) -> float:
         """A move's bound, lowered if the piece lands where it can be struck (then it loses
