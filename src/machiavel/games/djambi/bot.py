@@ -123,6 +123,7 @@ ON_LINE_BITS = tuple(sum(flag << b for b, flag in enumerate(row)) for row in ON_
 WITHIN_MILITANT_REACH_BITS = tuple(
     sum(flag << b for b, flag in enumerate(row)) for row in WITHIN_MILITANT_REACH
 )
+ORTHOGONAL_BITS = tuple(sum(1 << n for n in ORTHOGONAL_NEIGHBOURS[s]) for s in range(SQUARES))
 # The squares strictly between two squares on one line (None off the line), for the
 # looks along a line from a given square to a given piece.
 BETWEEN = tuple(
@@ -350,6 +351,11 @@ class Turn:
                     self.enemy_chiefs.append(square)
             elif kind == REPORTER:
                 self.reporters[rel[piece]].append((square, piece))
+        # The squares on a line with a Reporter of each side, as bit sets.
+        self.reporter_lines = [0, 0, 0, 0]
+        for side, reporters in enumerate(self.reporters):
+            for reporter, _ in reporters:
+                self.reporter_lines[side] |= ON_LINE_BITS[reporter]
         # How the pieces of each side strike, by piece code: [unused, MINE, ENEMY]
         self.strikers = [[], _strikers(rel, MINE), _strikers(rel, ENEMY)]
         self.chief_in_danger = self.chief >= 0 and self._struck(self.chief)
@@ -455,6 +461,8 @@ class Turn:
                     ):
                         return True
                     break
+        if not ORTHOGONAL_BITS[square] & self.reporter_lines[side]:
+            return False  # no Reporter on a line through a square next to this one
         for reporter, code in self.reporters[side]:
             if board[reporter] != code:
                 continue  # killed by the step being judged
