@@ -24,8 +24,6 @@ from machiavel.games.djambi import GAME
 from machiavel.games.djambi.board import MOVE_ACTION_SQUARES, SQUARES
 from machiavel.games.djambi.bot import (
     ENEMY,
-    KNOWN,
-    LANDING,
     MINE,
     DjambiHeuristicBot,
     Knowledge,
@@ -132,18 +130,17 @@ def test_bounds_are_never_below_the_scores(seed: int, chosen: dict[str, Any]) ->
     for state in positions(seed, chosen):
         actions = state.legal_actions(state.to_move[0])
         turn = turn_of(state)
-        bounds, unknowns = turn.bounds(actions)
+        bounds, unsure = turn.bounds(actions)
         assert turn.scores(actions) == [turn.score(action) for action in actions]
-        for action, bound, unknown in zip(actions, bounds, unknowns, strict=True):
+        for action, bound, maybe_above in zip(actions, bounds, unsure, strict=True):
             score = turn.score(action)
             assert bound >= score
-            if unknown == KNOWN:
+            if not maybe_above:
                 assert bound == score
-            elif unknown == LANDING:
-                landed = turn.landing_bound(action, bound)
-                assert landed >= score - ROUNDING  # summed in another order
-
-                if landed == bound:
+            else:
+                refined = turn.refined_bound(action, bound)
+                assert refined >= score - ROUNDING  # summed in another order
+                if refined == bound:
                     assert score == bound
 
 

@@ -135,8 +135,6 @@ BETWEEN = tuple(
 )
 # What a piece of the striking side may do to a piece from afar (``Turn.strikers``).
 HARMLESS, STRIKER, SHORT_STRIKER = 0, 1, 2
-# What is left to know of an action's score once its bound is known (``Turn.bounds``).
-KNOWN, LANDING, UNKNOWN = 0, 1, 2
 STRIKE_BY_KIND = (STRIKER, STRIKER, HARMLESS, HARMLESS, HARMLESS, SHORT_STRIKER, HARMLESS, HARMLESS)
 ALL_CODES = len(COLOURS) * 8 + 1  # piece codes run from 1 to 32
 
@@ -299,8 +297,8 @@ def _contenders(turn: Turn, actions: Sequence[str]) -> dict[int, float]:
     An action's bound is never below its score: actions are scored from the best bound
     down, until the bounds fall below the best score so far by the noise or more.
     """
-    bounds, unknowns = turn.bounds(actions)
-    if not any(unknowns):
+    bounds, unsure = turn.bounds(actions)
+    if not any(unsure):
         best = max(bounds)
         return {i: s for i, s in enumerate(bounds) if s > best - HOPELESS}
     best = float("-inf")
@@ -309,17 +307,14 @@ def _contenders(turn: Turn, actions: Sequence[str]) -> dict[int, float]:
         bound = bounds[index]
         if bound <= best - HOPELESS:
             break
-        unknown = unknowns[index]
-        if unknown == LANDING:
-            landed = turn.landing_bound(actions[index], bound)
-            if landed == bound:
-                score = bound  # lands out of reach: the bound is the score
-            elif landed <= best - HOPELESS:
+        if unsure[index]:
+            refined = turn.refined_bound(actions[index], bound)
+            if refined == bound:
+                score = bound  # all it took for granted holds: the bound is the score
+            elif refined <= best - HOPELESS:
                 continue
             else:
                 score = turn.score(actions[index])
-        elif unknown == UNKNOWN:
-            score = turn.score(actions[index])
         else:
             score = bound
         scores[index] = score
@@ -372,43 +367,56 @@ class Turn:
             return self._move(*squares)
         return self._follow_up(action)
 
-    def bounds(self, actions: Sequence[str]) -> tuple[list[float], list[int]]:
-        """For each action, at least its score and cheaper to tell, and what is left to know
-        to tell the score (see ``_move_bounds``; a follow-up's is its score)."""
+    def bounds(self, actions: Sequence[str]) -> tuple[list[float], list[bool]]:
+        """For each action, at least its score and cheaper to tell, and whether it may be
+        above the score (see ``_move_bounds``; a follow-up's is its score)."""
         if actions[0] not in MOVE_ACTION_SQUARES:  # a follow-up step: no moves among them
-            return self._follow_ups(actions), [KNOWN] * len(actions)
+            return self._follow_ups(actions), [False] * len(actions)
         return self._move_bounds(actions)
 
     def scores(self, actions: Sequence[str]) -> list[float]:
         """``score`` of every action, each told the cheapest way its bound allows."""
-        bounds, unknowns = self.bounds(actions)
+        bounds, unsure = self.bounds(actions)
         out = []
-        for action, bound, unknown in zip(actions, bounds, unknowns, strict=True):
-            if unknown == KNOWN or (
-                unknown == LANDING and self.landing_bound(action, bound) == bound
-            ):
+        for action, bound, maybe_above in zip(actions, bounds, unsure, strict=True):
+            if not maybe_above or self.refined_bound(action, bound) == bound:
                 out.append(bound)
             else:
                 out.append(self.score(action))
         return out
 
-    def landing_bound(self, action: str, bound: float) -> float:
-        """A move's bound, lowered if the piece lands where it can be struck (then it loses
-        its value and any bonus for leaving a threat); the same bound if it cannot."""
+    def refined_bound(self, action: str, bound: float) -> float:
+        """A move's bound once the step is played on the board and what its bound took for
+        granted is looked at: lowered if the piece lands where it can be struck (it loses
+        its value and any bonus for leaving a threat), if the Chief's lines of sight were
+        touched and it can be struck, if a killer counted as seeing an enemy Chief does
+        not. The very same bound when nothing was wrong: then it is the score itself."""
         origin, target = MOVE_ACTION_SQUARES[action]
         board = self.board
         piece, other = board[origin], board[target]
         kind = KIND_OF[piece]
-        killed = kind == ASSASSIN and other > 0 and self.rel[other] == ENEMY
-        board[origin] = -1 if killed else 0  # D4: the Assassin leaves the corpse behind
+        kills = other > 0 and self.rel[other] == ENEMY
+        board[origin] = -1 if kind == ASSASSIN and kills else 0  # D4: the corpse stays
         board[target] = piece
-        struck = self._struck(target)
+        lowered = bound
+        if self._struck(target):
+            cost = 0.6 * VALUE[kind]
+            lowered -= 2 * cost if self._under_threat(origin) else cost
+        sight = self.chief_sight
+        if sight is not None and (sight[origin] or sight[target]) and self._struck(self.chief):
+            lowered -= EXPOSED_CHIEF
+        if (
+            kind in (MILITANT, ASSASSIN)
+            and not kills
+            and self.enemy_chiefs
+            and self._may_see_enemy_chief(target, kind)
+            and not self._sees_enemy_chief(target, kind)
+        ):
+            nearest = self._nearest_enemy_chief()
+            lowered -= 12.0 - 0.5 * (nearest[origin] - nearest[target])
         board[origin] = piece
         board[target] = other
-        if not struck:
-            return bound
-        cost = 0.6 * VALUE[kind]
-        return bound - (2 * cost if self._under_threat(origin) else cost)
+        return lowered
 
     def _follow_ups(self, actions: Sequence[str]) -> list[float]:
         """The scores of a follow-up step's actions, all of one kind (the step asks for one
@@ -542,22 +550,20 @@ class Turn:
         board[target] = other
         return score
 
-    def _move_bounds(self, actions: Sequence[str]) -> tuple[list[float], list[int]]:
+    def _move_bounds(self, actions: Sequence[str]) -> tuple[list[float], list[bool]]:
         """At least each move's score (``_move``), without playing it, summed in the same
         order: what the step wins, a Reporter's best victim, the cost of leaving the Chief
         exposed when the step cannot change that, the bonus for a piece leaving a threat
-        as if it landed out of reach, the hunt. With what is left to know of each: only
-        whether it lands where it can be struck (``LANDING``: the bound is its score if
-        not), or more (``UNKNOWN``: the step touches the Chief's lines of sight, or a
-        killer may see an enemy Chief, counted as seen). The Chief's steps (few) are
-        scored in full; what depends on the piece only is worked out once for all its
-        steps (they come in a row)."""
+        as if it landed out of reach, the hunt (an enemy Chief counted as seen whenever
+        one stands on the killer's lines). Whether each may be above the score: all but
+        the Chief's steps, which (few) are scored in full. What depends on the piece only
+        is worked out once for all its steps (they come in a row)."""
         board = self.board
         rel = self.rel
         sight = self.chief_sight
         in_danger = self.chief_in_danger
         values: list[float] = []
-        unknowns: list[int] = []
+        unsure: list[bool] = []
         last = -1
         in_full = hunter = False
         kind = lines = 0
@@ -577,10 +583,9 @@ class Turn:
                     nearest = self._nearest_enemy_chief()
             if in_full:
                 values.append(self._move(origin, target))
-                unknowns.append(KNOWN)
+                unsure.append(False)
                 continue
             other = board[target]
-            unknown = LANDING
             bound = 0.0
             kills = other > 0 and rel[other] == ENEMY and kind != NECROMOBILE
             if kills:
@@ -593,44 +598,46 @@ class Turn:
                 bound += 3.0 if target == CENTRE else 0.5
             elif kind == REPORTER:  # its victims are the same whether it left or not
                 bound += 0.9 * self._best_victim(target)
-            if sight is not None and (sight[origin] or sight[target]):
-                unknown = UNKNOWN
-            elif in_danger:
+            if in_danger and not (sight is not None and (sight[origin] or sight[target])):
                 bound -= EXPOSED_CHIEF
             if escape:
                 bound += escape
             if hunter and not kills:
                 if lines >> target & 1:
                     bound += 12.0
-                    unknown = UNKNOWN
                 else:
                     bound += 0.5 * (nearest[origin] - nearest[target])
             values.append(bound)
-            unknowns.append(unknown)
-        return values, unknowns
+            unsure.append(True)
+        return values, unsure
 
     def _hunting(self, origin: int, target: int, kind: int) -> float:
         """Killers close in on enemy Chiefs, and threaten one when they can."""
         if not self.enemy_chiefs:
             return 0.0
-        if self._may_see_enemy_chief(target, kind):
-            rays = MILITANT_RAYS[target] if kind == MILITANT else RAYS[target]
-            board = self.board
-            for ray in rays:
-                for square in ray:
-                    other = board[square]
-                    if other == 0:
-                        continue
-                    if (
-                        other > 0
-                        and KIND_OF[other] == CHIEF
-                        and self.rel[other] == ENEMY
-                        and (kind != MILITANT or square != CENTRE)
-                    ):
-                        return 12.0
-                    break
+        if self._may_see_enemy_chief(target, kind) and self._sees_enemy_chief(target, kind):
+            return 12.0
         nearest = self._nearest_enemy_chief()
         return 0.5 * (nearest[origin] - nearest[target])
+
+    def _sees_enemy_chief(self, square: int, kind: int) -> bool:
+        """Whether a killer of ``kind`` on ``square`` could strike an enemy Chief next."""
+        rays = MILITANT_RAYS[square] if kind == MILITANT else RAYS[square]
+        board = self.board
+        for ray in rays:
+            for target in ray:
+                other = board[target]
+                if other == 0:
+                    continue
+                if (
+                    other > 0
+                    and KIND_OF[other] == CHIEF
+                    and self.rel[other] == ENEMY
+                    and (kind != MILITANT or target != CENTRE)
+                ):
+                    return True
+                break
+        return False
 
     def _may_see_enemy_chief(self, square: int, kind: int) -> bool:
         """Whether an enemy Chief stands on one of the lines a killer on ``square`` strikes
