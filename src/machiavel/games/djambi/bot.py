@@ -335,9 +335,6 @@ class Turn:
         self.enemy_chiefs: list[int] = []
         # (square, code) of the Reporters of each side: [unused, MINE, ENEMY, WALL]
         self.reporters: list[list[tuple[int, int]]] = [[], [], [], []]
-        # Bit sets of the squares of each side's Chief and Assassin, and of its Militants.
-        self.striker_squares = [0, 0, 0, 0]
-        self.militant_squares = [0, 0, 0, 0]
         for square, piece in enumerate(board):
             if piece <= 0:
                 continue
@@ -349,11 +346,6 @@ class Turn:
                     self.enemy_chiefs.append(square)
             elif kind == REPORTER:
                 self.reporters[rel[piece]].append((square, piece))
-                continue
-            if kind == MILITANT:
-                self.militant_squares[rel[piece]] |= 1 << square
-            elif kind != DIPLOMAT and kind != NECROMOBILE:  # a Chief or an Assassin
-                self.striker_squares[rel[piece]] |= 1 << square
         # The squares on a line with a Reporter of each side, as bit sets.
         self.reporter_lines = [0, 0, 0, 0]
         for side, reporters in enumerate(self.reporters):
@@ -459,24 +451,24 @@ class Turn:
         return value if self.rel[piece] == ENEMY else -value
 
     def _struck(self, square: int, side: int = ENEMY) -> bool:
-        """``attacked(self.board, square, self.rel, side)``, faster: the pieces of ``side``
-        are looked for along the lines to them (those on a line with the square, or with
-        a square next to it for a Reporter), not along every line. Valid while no piece of
-        ``side`` was put down or moved since the turn began (a step only moves the bot's
-        piece, kills, or leaves a corpse)."""
+        """``attacked(self.board, square, self.rel, side)``, faster: Reporters are looked
+        for along the lines to them, not along every line. Valid while no piece of ``side``
+        was put down since the turn began (a step only moves the bot's piece, kills, or
+        leaves a corpse)."""
         board = self.board
         strikers = self.strikers[side]
-        aimed = self.striker_squares[side] & ON_LINE_BITS[square]
-        if square != CENTRE:  # D3: a Militant never strikes the centre
-            aimed |= self.militant_squares[side] & WITHIN_MILITANT_REACH_BITS[square]
-        while aimed:  # the strikers on a line with the square, if the line is clear
-            bit = aimed & -aimed
-            aimed ^= bit
-            striker = bit.bit_length() - 1
-            if strikers[board[striker]] != HARMLESS and not any(
-                map(board.__getitem__, BETWEEN[striker][square] or ())
-            ):
-                return True
+        for ray in RAYS[square]:
+            for target in ray:
+                other = board[target]
+                if other:
+                    striker = strikers[other]
+                    if striker == STRIKER or (
+                        striker == SHORT_STRIKER
+                        and square != CENTRE
+                        and KING_DISTANCE[square][target] <= 2
+                    ):
+                        return True
+                    break
         if not ORTHOGONAL_BITS[square] & self.reporter_lines[side]:
             return False  # no Reporter on a line through a square next to this one
         for reporter, code in self.reporters[side]:
