@@ -388,8 +388,8 @@ class Turn:
     def refined_bound(self, action: str, bound: float) -> float:
         """A move's bound once the step is played on the board and what its bound took for
         granted is looked at: lowered if the piece lands where it can be struck (it loses
-        its value and any bonus for leaving a threat), if the Chief's lines of sight were
-        touched and it can be struck, if a killer counted as seeing an enemy Chief does
+        its value and any bonus for leaving a threat), if the step may change whether the
+        Chief can be struck and it can, if a killer counted as seeing an enemy Chief does
         not. The very same bound when nothing was wrong: then it is the score itself."""
         origin, target = MOVE_ACTION_SQUARES[action]
         board = self.board
@@ -402,9 +402,8 @@ class Turn:
         if self._struck(target):
             cost = 0.6 * VALUE[kind]
             lowered -= 2 * cost if self._under_threat(origin) else cost
-        sight = self.chief_sight
-        if sight is not None and (sight[origin] or sight[target]) and self._struck(self.chief):
-            lowered -= EXPOSED_CHIEF
+        if self._chief_unsure(origin, target) and self._struck(self.chief):
+            lowered -= EXPOSED_CHIEF  # the bound took the Chief for safe (or shielded)
         if (
             kind in (MILITANT, ASSASSIN)
             and not kills
@@ -486,13 +485,21 @@ class Turn:
                     return True
         return False
 
-    def _chief_struck_after(self, first: int, second: int) -> bool:
-        """Whether the bot's Chief can be struck now that ``first`` and ``second`` changed
-        since the turn began: looked at again only if they touch its lines of sight."""
+    def _chief_unsure(self, vacated: int, filled: int) -> bool:
+        """Whether emptying ``vacated`` (of a piece of the bot's side) and filling ``filled``
+        (with one) may change whether the bot's Chief can be struck. Emptying a square can
+        only open lines and free landing squares, filling one only close them: so only an
+        emptied square on its lines of sight may expose a safe Chief, and only a filled
+        one may shield a Chief in danger."""
         sight = self.chief_sight
         if sight is None:
             return False
-        if sight[first] or sight[second]:
+        return bool(sight[filled] if self.chief_in_danger else sight[vacated])
+
+    def _chief_struck_after(self, vacated: int, filled: int) -> bool:
+        """Whether the bot's Chief can be struck now that a step emptied ``vacated`` and
+        filled ``filled``: looked at again only if that may change it."""
+        if self._chief_unsure(vacated, filled):
             return self._struck(self.chief)
         return self.chief_in_danger
 
@@ -598,7 +605,7 @@ class Turn:
                 bound += 3.0 if target == CENTRE else 0.5
             elif kind == REPORTER:  # its victims are the same whether it left or not
                 bound += 0.9 * self._best_victim(target)
-            if in_danger and not (sight is not None and (sight[origin] or sight[target])):
+            if in_danger and not (sight is not None and sight[target]):
                 bound -= EXPOSED_CHIEF
             if escape:
                 bound += escape
