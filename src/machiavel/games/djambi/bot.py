@@ -3,7 +3,12 @@
 It kills Chiefs when it can, keeps its own Chief out of reach, takes the centre only when
 no enemy can strike it there, sends enemy Chiefs next to its killers with the Diplomat,
 aims the Reporter at valuable victims and keeps its Necromobile out of danger. It reads only
-``seat.view()`` and ``seat.legal_actions()``, and costs about a millisecond a decision.
+what its player knows (``Knowledge``: from ``seat.view()``, or from the state's fields for
+search's ``choose_in``), and the legal actions.
+
+Search spends most of its time here (docs/games/djambi.md, "Search speed"): moves are
+weighed from a cheap upper bound of their score down, and only those that may still win
+once the noise is added are scored in full and given their noise draw.
 """
 
 from __future__ import annotations
