@@ -275,8 +275,7 @@ class DjambiState(State):
             self._necromobile_steps,
             self._militant_steps,
         )
-        for square in range(SQUARES):
-            piece = board[square]
+        for square, piece in enumerate(board):
             if piece > 0 and rel[piece] == MINE and (only < 0 or COLOUR_OF[piece] == only):
                 finders[KIND_OF[piece]](square, piece, rel, out)
         return out
