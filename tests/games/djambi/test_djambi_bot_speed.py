@@ -10,7 +10,7 @@ option (Hypothesis, derandomized: these tests never fail by chance):
 - a change outside the lines of sight of a square leaves ``attacked`` as it was;
 - every bound is at least the score (up to rounding for a lowered one), and is the score
   when nothing is left to know;
-- the noise drawn for one action alone is the draw it would get in the sequence.
+- drawing only the contenders' noise picks what drawing every action's noise picks.
 """
 
 from __future__ import annotations
@@ -25,11 +25,13 @@ from machiavel.games.djambi import GAME
 from machiavel.games.djambi.board import MOVE_ACTION_SQUARES, SQUARES
 from machiavel.games.djambi.bot import (
     ENEMY,
+    HOPELESS,
     MINE,
+    NOISE,
     DjambiHeuristicBot,
     Knowledge,
     Turn,
-    _noise,
+    _noise_generator,
     attacked,
     lines_of_sight,
 )
@@ -148,11 +150,19 @@ def test_bounds_are_never_below_the_scores(seed: int, chosen: dict[str, Any]) ->
 
 
 @settings(max_examples=50, deadline=None, derandomize=True)
-@given(seed=st.integers(min_value=0, max_value=2**64 - 1), count=st.integers(1, 60))
-def test_one_noise_draw_is_the_draw_it_gets_in_the_sequence(seed: int, count: int) -> None:
+@given(
+    seed=st.integers(min_value=0, max_value=2**64 - 1),
+    scores=st.lists(st.sampled_from([0.0, 0.25, 0.5, 1.0, 4.8]), min_size=1, max_size=60),
+)
+def test_the_noise_of_the_contenders_alone_picks_as_all_draws_do(
+    seed: int, scores: list[float]
+) -> None:
     rng = Rng(seed)
-    drawn = [rng.random() for _ in range(count)]
-    assert [_noise(seed, index) for index in range(count)] == drawn
+    drawn = [rng.random() for _ in scores]
+    assert [_noise_generator(seed, i).random() for i in range(len(scores))] == drawn
+    totals = [score + NOISE * noise for score, noise in zip(scores, drawn, strict=True)]
+    best = max(scores)
+    contenders = {i: s for i, s in enumerate(scores) if s > best - HOPELESS}
     bot = DjambiHeuristicBot(seed)
-    bot._pick({0: 0.0, count - 1: 0.0}, count)
+    assert bot._pick(contenders, len(scores)) == totals.index(max(totals))
     assert bot.rng.state == rng.state

@@ -173,9 +173,9 @@ NOISE_STEP = _noise_step()
 HOPELESS = NOISE + 1e-6
 
 
-def _noise(start: int, index: int) -> float:
-    """The ``index``-th draw of ``Rng.random()`` from state ``start``, without the others."""
-    return Rng.from_state(start + index * NOISE_STEP).random()
+def _noise_generator(start: int, index: int) -> Rng:
+    """The generator that started at ``start`` once it has made ``index`` draws."""
+    return Rng.from_state(start + index * NOISE_STEP)
 
 
 def lines_of_sight(board: list[int], square: int) -> bytearray:
@@ -289,8 +289,13 @@ class DjambiHeuristicBot:
         if len(contenders) == 1:  # alone within reach: the noise cannot change the choice
             return next(iter(contenders))
         best, best_score = -1, float("-inf")
+        draws = self.rng  # a placeholder until the first jump
+        drawn = -1  # the index of the next draw ``draws`` makes
         for index in sorted(contenders):
-            score = contenders[index] + NOISE * _noise(start, index)
+            if index != drawn:  # jump over the others' draws; neighbours draw in a row
+                draws = _noise_generator(start, index)
+            drawn = index + 1
+            score = contenders[index] + NOISE * draws.random()
             if score > best_score:
                 best, best_score = index, score
         return best
