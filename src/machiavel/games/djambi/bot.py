@@ -478,18 +478,18 @@ class Turn:
                     ):
                         return True
                     break
-        if not ORTHOGONAL_BITS[square] & self.reporter_lines[side]:
-            return False  # no Reporter on a line through a square next to this one
-        for reporter, code in self.reporters[side]:
-            if board[reporter] != code:
-                continue  # killed by the step being judged
-            lines = BETWEEN[reporter]
-            for near in ORTHOGONAL_NEIGHBOURS[square]:
-                path = lines[near]
+        # A Reporter landing next to the square: only on a line with one is it worth a look.
+        nears = ORTHOGONAL_BITS[square] & self.reporter_lines[side]
+        if not nears:
+            return False
+        for near in ORTHOGONAL_NEIGHBOURS[square]:
+            if not nears >> near & 1 or near == CENTRE or board[near]:
+                continue
+            for reporter, code in self.reporters[side]:
+                path = BETWEEN[reporter][near]
                 if (
                     path is not None
-                    and near != CENTRE
-                    and board[near] == 0
+                    and board[reporter] == code  # not killed by the step being judged
                     and not any(map(board.__getitem__, path))
                 ):
                     return True
