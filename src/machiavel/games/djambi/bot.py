@@ -114,8 +114,8 @@ KING_DISTANCE = tuple(
     tuple(max(abs(a % SIZE - b % SIZE), abs(a // SIZE - b // SIZE)) for b in range(SQUARES))
     for a in range(SQUARES)
 )
-# Whether a square lies on one of another's lines (of a Militant's two steps): only from
-# there may a piece see an enemy Chief, so other squares skip the look along the lines.
+# Whether a square lies on one of another's lines (within a Militant's two steps): only
+# from there may a killer see an enemy Chief, so other squares skip the look along lines.
 ON_LINE = tuple(
     bytes(any(b in ray for ray in RAYS[a]) for b in range(SQUARES)) for a in range(SQUARES)
 )
@@ -123,7 +123,8 @@ WITHIN_MILITANT_REACH = tuple(
     bytes(any(b in ray for ray in MILITANT_RAYS[a]) for b in range(SQUARES)) for a in range(SQUARES)
 )
 
-# The same as bit sets: the union over the enemy Chiefs tells where a killer sees one.
+# The same as bit sets (the union over the enemy Chiefs tells where a killer may see one),
+# and the squares next to each square.
 ON_LINE_BITS = tuple(sum(flag << b for b, flag in enumerate(row)) for row in ON_LINE)
 WITHIN_MILITANT_REACH_BITS = tuple(
     sum(flag << b for b, flag in enumerate(row)) for row in WITHIN_MILITANT_REACH
@@ -202,7 +203,7 @@ def lines_of_sight(board: list[int], square: int) -> bytearray:
 @dataclass
 class Knowledge:
     """What the player to move knows, all the bot reads: the same whether it comes from the
-    seat's JSON view or straight from the state's fields (``test_djambi_bot_knowledge``)."""
+    seat's JSON view or straight from the state's fields (``test_djambi_bot_speed.py``)."""
 
     me: int
     board: list[int]  # the bot's own copy; every corpse is -1 (corpses look alike, D12)
@@ -406,12 +407,13 @@ class Turn:
         piece, other = board[origin], board[target]
         kind = KIND_OF[piece]
         kills = other > 0 and self.rel[other] == ENEMY
+        threatened = self._under_threat(origin)  # before the step
         board[origin] = -1 if kind == ASSASSIN and kills else 0  # D4: the corpse stays
         board[target] = piece
         lowered = bound
         if self._struck(target):
             cost = 0.6 * VALUE[kind]
-            lowered -= 2 * cost if self._under_threat(origin) else cost
+            lowered -= 2 * cost if threatened else cost
         if self._chief_unsure(origin, target) and self._struck(self.chief):
             lowered -= EXPOSED_CHIEF  # the bound took the Chief for safe (or shielded)
         if (
