@@ -366,6 +366,7 @@ class Turn:
         self.strikers = [[], _strikers(rel, MINE), _strikers(rel, ENEMY)]
         self.chief_in_danger = self.chief >= 0 and self._struck(self.chief)
         self.threatened: dict[int, bool] = {}
+        self._landings: dict[int, bool] = {}  # see _surely_struck_landing
         # The squares whose change may change whether the Chief can be struck.
         self.chief_sight = lines_of_sight(board, self.chief) if self.chief >= 0 else None
         self._nearest: Sequence[int] | None = None
@@ -408,11 +409,13 @@ class Turn:
         kind = KIND_OF[piece]
         kills = other > 0 and self.rel[other] == ENEMY
         threatened = self._under_threat(origin)  # before the step
+        cost = 0.6 * VALUE[kind]
+        if self._surely_struck_landing(target):  # lowered at once, without the step
+            return bound - (2 * cost if threatened else cost)
         board[origin] = -1 if kind == ASSASSIN and kills else 0  # D4: the corpse stays
         board[target] = piece
         lowered = bound
         if self._struck(target):
-            cost = 0.6 * VALUE[kind]
             lowered -= 2 * cost if threatened else cost
         if self._chief_unsure(origin, target) and self._struck(self.chief):
             lowered -= EXPOSED_CHIEF  # the bound took the Chief for safe (or shielded)
@@ -466,6 +469,11 @@ class Turn:
         for along the lines to them, not along every line. Valid while no piece of ``side``
         was put down since the turn began (a step only moves the bot's piece, kills, or
         leaves a corpse)."""
+        return self._struck_in_line(square, side) or self._reporter_strikes(square, side)
+
+    def _struck_in_line(self, square: int, side: int = ENEMY) -> bool:
+        """Whether a Chief, an Assassin or a Militant in range of ``side`` strikes
+        ``square`` along a clear line (whatever stands on it)."""
         board = self.board
         strikers = self.strikers[side]
         for ray in RAYS[square]:
@@ -480,6 +488,20 @@ class Turn:
                     ):
                         return True
                     break
+        return False
+
+    def _surely_struck_landing(self, square: int) -> bool:
+        """Whether an enemy strikes ``square`` along a clear line as the turn began: then
+        it strikes any piece landing there, whatever the step (emptying a square only
+        opens lines; only the landing square fills). Cached per square."""
+        known = self._landings.get(square)
+        if known is None:
+            known = self._landings[square] = self._struck_in_line(square)
+        return known
+
+    def _reporter_strikes(self, square: int, side: int) -> bool:
+        """Whether a Reporter of ``side`` can land next to ``square`` (D5)."""
+        board = self.board
         # A Reporter landing next to the square: only on a line with one is it worth a look.
         nears = ORTHOGONAL_BITS[square] & self.reporter_lines[side]
         if not nears:
