@@ -551,7 +551,7 @@ class Turn:
         return known
 
     # ---- first steps and moves out of the centre ------------------------------------
-    def _move(self, origin: int, target: int, judge_landing: bool = True) -> float:
+    def _move(self, origin: int, target: int) -> float:
         board = self.board
         piece, other = board[origin], board[target]
         kind = KIND_OF[piece]
@@ -579,7 +579,7 @@ class Turn:
         elif self._chief_struck_after(origin, target):
             score -= EXPOSED_CHIEF
         if kind != CHIEF:
-            if judge_landing and self._struck(target):
+            if self._struck(target):
                 score -= 0.6 * VALUE[kind]
             elif not safe_before:
                 score += 0.6 * VALUE[kind]  # out of reach: the Necromobile first of all
