@@ -161,6 +161,22 @@ def _strikers(rel: list[int], side: int) -> list[int]:
     return strikers
 
 
+_NEAREST: dict[tuple[int, ...], Sequence[int]] = {}  # by the enemy Chiefs' squares
+NEAREST_KEPT = 4096  # tables kept at most (emptied when full: a server runs for weeks)
+
+
+def _nearest_of(chiefs: tuple[int, ...]) -> Sequence[int]:
+    """King steps from each square to the nearest of ``chiefs``: Chiefs seldom move, so
+    most turns find their table already made."""
+    nearest = _NEAREST.get(chiefs)
+    if nearest is None:
+        if len(_NEAREST) >= NEAREST_KEPT:
+            _NEAREST.clear()
+        rows = [KING_DISTANCE[chief] for chief in chiefs]
+        nearest = _NEAREST[chiefs] = rows[0] if len(rows) == 1 else list(map(min, *rows))
+    return nearest
+
+
 def _noise_step() -> int:
     """How far one draw moves ``Rng``'s state: SplitMix64 walks a fixed step per draw."""
     probe = Rng(0)
@@ -702,8 +718,7 @@ class Turn:
         """King steps from each square to the nearest enemy Chief (computed once a turn)."""
         nearest = self._nearest
         if nearest is None:
-            rows = [KING_DISTANCE[chief] for chief in self.enemy_chiefs]
-            nearest = self._nearest = rows[0] if len(rows) == 1 else list(map(min, *rows))
+            nearest = self._nearest = _nearest_of(tuple(self.enemy_chiefs))
         return nearest
 
     def _sees_centre(self, square: int) -> bool:
