@@ -334,16 +334,13 @@ def _contenders(turn: Turn, actions: Sequence[str]) -> dict[int, float]:
         bound = bounds[index]
         if bound <= best - HOPELESS:
             break
+        score = bound
         if unsure[index]:
-            refined = turn.refined_bound(actions[index], bound)
-            if refined == bound:
-                score = bound  # all it took for granted holds: the bound is the score
-            elif refined <= best - HOPELESS:
-                continue
-            else:
+            score, exact = turn.refine(index, actions[index], bound)
+            if not exact:
+                if score <= best - HOPELESS:
+                    continue
                 score = turn.score(actions[index])
-        else:
-            score = bound
         scores[index] = score
         best = max(best, score)
     return {i: s for i, s in scores.items() if s > best - HOPELESS}
@@ -383,6 +380,8 @@ class Turn:
         self.chief_in_danger = self.chief >= 0 and self._struck(self.chief)
         self.threatened: dict[int, bool] = {}
         self._landings: dict[int, bool] = {}  # see _surely_struck_landing
+        self._before_threat: list[float] = []  # see _move_bounds
+        self._hunts: list[float] = []
         # The squares whose change may change whether the Chief can be struck.
         self.chief_sight = lines_of_sight(board, self.chief) if self.chief >= 0 else None
         self._nearest: Sequence[int] | None = None
@@ -406,47 +405,47 @@ class Turn:
         """``score`` of every action, each told the cheapest way its bound allows."""
         bounds, unsure = self.bounds(actions)
         out = []
-        for action, bound, maybe_above in zip(actions, bounds, unsure, strict=True):
-            if not maybe_above or self.refined_bound(action, bound) == bound:
-                out.append(bound)
-            else:
-                out.append(self.score(action))
+        for index, action in enumerate(actions):
+            score, exact = bounds[index], True
+            if unsure[index]:
+                score, exact = self.refine(index, action, score)
+            out.append(score if exact else self.score(action))
         return out
 
-    def refined_bound(self, action: str, bound: float) -> float:
-        """A move's bound once the step is played on the board and what its bound took for
-        granted is looked at: lowered if the piece lands where it can be struck (it loses
-        its value and any bonus for leaving a threat), if the step may change whether the
-        Chief can be struck and it can, if a killer counted as seeing an enemy Chief does
-        not. The very same bound when nothing was wrong: then it is the score itself."""
+    def refine(self, index: int, action: str, bound: float) -> tuple[float, bool]:
+        """What the bound of move ``actions[index]`` (``bounds`` just made them) took for
+        granted, looked at: the score and True when the landing is the only thing it got
+        wrong, or nothing; else a lower bound and False (the Chief's exposure or the hunt
+        were wrong too, or the landing square is struck along a line before the step, which
+        tells the move is worse without playing it)."""
         origin, target = MOVE_ACTION_SQUARES[action]
         board = self.board
         piece, other = board[origin], board[target]
         kind = KIND_OF[piece]
         kills = other > 0 and self.rel[other] == ENEMY
-        threatened = self._under_threat(origin)  # before the step
-        cost = 0.6 * VALUE[kind]
-        if self._surely_struck_landing(target):  # lowered at once, without the step
-            return bound - (2 * cost if threatened else cost)
+        # Struck where it lands: it loses its value instead of any bonus for leaving.
+        struck_score = self._before_threat[index] - 0.6 * VALUE[kind] + self._hunts[index]
+        if self._surely_struck_landing(target):
+            return struck_score, False
         board[origin] = -1 if kind == ASSASSIN and kills else 0  # D4: the corpse stays
         board[target] = piece
-        lowered = bound
-        if self._struck(target):
-            lowered -= 2 * cost if threatened else cost
-        if self._chief_unsure(origin, target) and self._struck(self.chief):
-            lowered -= EXPOSED_CHIEF  # the bound took the Chief for safe (or shielded)
-        if (
+        refined = struck_score if self._struck(target) else bound
+        exposed = self._chief_unsure(origin, target) and self._struck(self.chief)
+        blind = (
             kind in (MILITANT, ASSASSIN)
             and not kills
-            and self.enemy_chiefs
+            and bool(self.enemy_chiefs)
             and self._may_see_enemy_chief(target, kind)
             and not self._sees_enemy_chief(target, kind)
-        ):
-            nearest = self._nearest_enemy_chief()
-            lowered -= 12.0 - 0.5 * (nearest[origin] - nearest[target])
+        )
         board[origin] = piece
         board[target] = other
-        return lowered
+        if exposed:
+            refined -= EXPOSED_CHIEF  # the bound took the Chief for safe (or shielded)
+        if blind:  # counted as seeing an enemy Chief, it only closes in
+            nearest = self._nearest_enemy_chief()
+            refined -= 12.0 - 0.5 * (nearest[origin] - nearest[target])
+        return refined, not (exposed or blind)
 
     def _follow_ups(self, actions: Sequence[str]) -> list[float]:
         """The scores of a follow-up step's actions, all of one kind (the step asks for one
@@ -621,12 +620,15 @@ class Turn:
         in_danger = self.chief_in_danger
         values: list[float] = []
         unsure: list[bool] = []
+        # The sum before the landing's term and the hunt's value, for ``refine``.
+        before_threat = self._before_threat = [0.0] * len(actions)
+        hunts = self._hunts = [0.0] * len(actions)
         last = -1
         in_full = hunter = False
         kind = lines = 0
         escape = 0.0
         nearest: Sequence[int] = ()
-        for action in actions:
+        for index, action in enumerate(actions):
             origin, target = MOVE_ACTION_SQUARES[action]
             if origin != last:
                 last = origin
@@ -657,13 +659,13 @@ class Turn:
                 bound += 0.9 * self._best_victim(target)
             if in_danger and not (sight is not None and sight[target]):
                 bound -= EXPOSED_CHIEF
+            before_threat[index] = bound
             if escape:
                 bound += escape
             if hunter and not kills:
-                if lines >> target & 1:
-                    bound += 12.0
-                else:
-                    bound += 0.5 * (nearest[origin] - nearest[target])
+                hunt = 12.0 if lines >> target & 1 else 0.5 * (nearest[origin] - nearest[target])
+                hunts[index] = hunt
+                bound += hunt
             values.append(bound)
             unsure.append(True)
         return values, unsure
