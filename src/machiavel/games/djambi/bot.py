@@ -414,10 +414,9 @@ class Turn:
 
     def refine(self, index: int, action: str, bound: float) -> tuple[float, bool]:
         """What the bound of move ``actions[index]`` (``bounds`` just made them) took for
-        granted, looked at: the score and True when the landing is the only thing it got
-        wrong, or nothing; else a lower bound and False (the Chief's exposure or the hunt
-        were wrong too, or the landing square is struck along a line before the step, which
-        tells the move is worse without playing it)."""
+        granted, looked at: the score and True when the landing is the only thing it may
+        have got wrong; else a lower bound and False (the step exposes the Chief, or the
+        killer does not see the enemy Chief it was counted as seeing)."""
         origin, target = MOVE_ACTION_SQUARES[action]
         board = self.board
         piece, other = board[origin], board[target]
@@ -425,21 +424,24 @@ class Turn:
         kills = other > 0 and self.rel[other] == ENEMY
         # Struck where it lands: it loses its value instead of any bonus for leaving.
         struck_score = self._before_threat[index] - 0.6 * VALUE[kind] + self._hunts[index]
-        if self._surely_struck_landing(target):
-            return struck_score, False
-        board[origin] = -1 if kind == ASSASSIN and kills else 0  # D4: the corpse stays
-        board[target] = piece
-        refined = struck_score if self._struck(target) else bound
-        exposed = self._chief_unsure(origin, target) and self._struck(self.chief)
-        blind = (
+        surely_struck = self._surely_struck_landing(target)
+        chief_unsure = self._chief_unsure(origin, target)
+        may_see = (
             kind in (MILITANT, ASSASSIN)
             and not kills
             and bool(self.enemy_chiefs)
             and self._may_see_enemy_chief(target, kind)
-            and not self._sees_enemy_chief(target, kind)
         )
+        if surely_struck and not chief_unsure and not may_see:
+            return struck_score, True  # told without playing the step
+        board[origin] = -1 if kind == ASSASSIN and kills else 0  # D4: the corpse stays
+        board[target] = piece
+        struck = surely_struck or self._struck(target)
+        exposed = chief_unsure and self._struck(self.chief)
+        blind = may_see and not self._sees_enemy_chief(target, kind)
         board[origin] = piece
         board[target] = other
+        refined = struck_score if struck else bound
         if exposed:
             refined -= EXPOSED_CHIEF  # the bound took the Chief for safe (or shielded)
         if blind:  # counted as seeing an enemy Chief, it only closes in
