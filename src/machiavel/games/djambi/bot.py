@@ -342,7 +342,8 @@ def _contenders(turn: Turn, actions: Sequence[str]) -> dict[int, float]:
                     continue
                 score = turn.score(actions[index])
         scores[index] = score
-        best = max(best, score)
+        if score > best:
+            best = score
     return {i: s for i, s in scores.items() if s > best - HOPELESS}
 
 
@@ -556,9 +557,13 @@ class Turn:
 
     def _best_victim(self, square: int) -> float:
         """The value of the best enemy a Reporter on ``square`` could kill (D5), or 0."""
-        board = self.board
-        victims = (self._victim_value(board[n]) for n in ORTHOGONAL_NEIGHBOURS[square])
-        return max((v for v in victims if v > 0), default=0.0)
+        board, rel = self.board, self.rel
+        best = 0.0
+        for near in ORTHOGONAL_NEIGHBOURS[square]:
+            piece = board[near]
+            if piece > 0 and rel[piece] == ENEMY and VALUE[KIND_OF[piece]] > best:
+                best = VALUE[KIND_OF[piece]]
+        return best
 
     def _under_threat(self, square: int) -> bool:
         """Whether the piece on ``square`` could be killed next turn (cached per square)."""
