@@ -623,16 +623,17 @@ class Turn:
         is worked out once for all its steps (they come in a row)."""
         board = self.board
         rel = self.rel
-        sight = self.chief_sight
-        in_danger = self.chief_in_danger
-        values: list[float] = []
-        unsure: list[bool] = []
+        # Only a Chief in danger has a cost to count, where a step cannot shield it.
+        shield = self.chief_sight if self.chief_in_danger else None
+        count = len(actions)
+        values = [0.0] * count
+        unsure = [True] * count
         # The sum before the landing's term and the hunt's value, for ``refine``.
-        before_threat = self._before_threat = [0.0] * len(actions)
-        hunts = self._hunts = [0.0] * len(actions)
+        before_threat = self._before_threat = [0.0] * count
+        hunts = self._hunts = [0.0] * count
         last = -1
         in_full = hunter = False
-        kind = lines = 0
+        kind = lines = start = 0
         escape = 0.0
         nearest: Sequence[int] = ()
         for index, action in enumerate(actions):
@@ -647,34 +648,37 @@ class Turn:
                 if hunter:
                     lines = self._chief_lines(kind)
                     nearest = self._nearest_enemy_chief()
+                    start = nearest[origin]
             if in_full:
-                values.append(self._move(origin, target))
-                unsure.append(False)
+                values[index] = self._move(origin, target)
+                unsure[index] = False
                 continue
             other = board[target]
             bound = 0.0
-            kills = other > 0 and rel[other] == ENEMY and kind != NECROMOBILE
-            if kills:
+            kills = False
+            if other == 0:
+                if kind == REPORTER:  # its victims are the same whether it left or not
+                    bound += 0.9 * self._best_victim(target)
+            elif other < 0:
+                if kind == NECROMOBILE:
+                    bound += 3.0 if target == CENTRE else 0.5
+            elif rel[other] == ENEMY and kind != NECROMOBILE:
+                kills = True
                 victim = KIND_OF[other]
                 if kind != DIPLOMAT:
                     bound += VALUE[victim]
                 else:
                     bound += 0.5 * VALUE[victim] if victim != CHIEF else 40.0
-            elif other < 0 and kind == NECROMOBILE:
-                bound += 3.0 if target == CENTRE else 0.5
-            elif kind == REPORTER:  # its victims are the same whether it left or not
-                bound += 0.9 * self._best_victim(target)
-            if in_danger and not (sight is not None and sight[target]):
+            if shield is not None and not shield[target]:
                 bound -= EXPOSED_CHIEF
             before_threat[index] = bound
             if escape:
                 bound += escape
             if hunter and not kills:
-                hunt = 12.0 if lines >> target & 1 else 0.5 * (nearest[origin] - nearest[target])
+                hunt = 12.0 if lines >> target & 1 else 0.5 * (start - nearest[target])
                 hunts[index] = hunt
                 bound += hunt
-            values.append(bound)
-            unsure.append(True)
+            values[index] = bound
         return values, unsure
 
     def _hunting(self, origin: int, target: int, kind: int) -> float:
