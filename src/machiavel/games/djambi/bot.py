@@ -294,7 +294,8 @@ class DjambiHeuristicBot:
         best = max(scores)
         contenders = {i: s for i, s in enumerate(scores) if s > best - HOPELESS}
         first = self._pick(contenders, len(actions))
-        rest = sorted((i for i in range(len(actions)) if i != first), key=lambda i: -scores[i])
+        others = [i for i in range(len(actions)) if i != first]
+        rest = sorted(others, key=scores.__getitem__, reverse=True)  # reverse keeps ties
         return [actions[first], *(actions[i] for i in rest)]
 
     def _pick(self, contenders: dict[int, float], count: int) -> int:
