@@ -45,6 +45,7 @@ from machiavel.games.djambi.board import (
     SQUARE_NAMES,
     SQUARES,
     START_BLOCKS,
+    piece_code,
     revive_action,
     start_board,
 )
@@ -69,12 +70,16 @@ STEP_NAMES = ("move", "corpse", "corpse", "place", "kill", "exit", "revive")
 MINE, ENEMY, WALL = 1, 2, 3  # WALL: a vassal nobody controls (D10), untouchable
 
 PLAYERS = len(COLOURS)
+CHIEF_CODES = tuple(piece_code(colour, CHIEF) for colour in range(PLAYERS))
 DEFAULT_QUIET_ROUNDS = 40  # D11
 KILLS_PER_REVIVAL = 3  # D12
 # What a live piece is worth to ``estimate``, by kind (chief, assassin, reporter, diplomat,
 # necromobile, militant): a rough material count, with a living army worth 22.
 MATERIAL = (4.0, 4.0, 3.0, 3.0, 4.0, 1.0, 0.0, 0.0)
 CENTRE_MATERIAL = 5.0
+# ``relations`` once per way the colours can stand (player, holder, controllers): search
+# asks for them at every step.
+_SPREAD_RELATIONS: dict[tuple[int, ...], list[int]] = {}
 
 
 class DjambiState(State):
@@ -192,9 +197,14 @@ class DjambiState(State):
         return out
 
     def relations(self, player: int) -> list[int]:
-        """``colour_relations`` spread over piece codes (index a living piece's code)."""
-        a, b, c, d = self.colour_relations(player)
-        return [0, *([a] * 8), *([b] * 8), *([c] * 8), *([d] * 8)]
+        """``colour_relations`` spread over piece codes (index a living piece's code); a
+        list shared by every state where the colours stand alike: never to be changed."""
+        key = (player, self.holder(), *self.controllers)
+        spread = _SPREAD_RELATIONS.get(key)
+        if spread is None:
+            a, b, c, d = self.colour_relations(player)
+            spread = _SPREAD_RELATIONS[key] = [0, *([a] * 8), *([b] * 8), *([c] * 8), *([d] * 8)]
+        return spread
 
     # ---- whose turn -------------------------------------------------------------------
     def turn_colour(self) -> int:
@@ -265,8 +275,7 @@ class DjambiState(State):
             self._necromobile_steps,
             self._militant_steps,
         )
-        for square in range(SQUARES):
-            piece = board[square]
+        for square, piece in enumerate(board):
             if piece > 0 and rel[piece] == MINE and (only < 0 or COLOUR_OF[piece] == only):
                 finders[KIND_OF[piece]](square, piece, rel, out)
         return out
@@ -608,16 +617,19 @@ class DjambiState(State):
         """D10: (player, square) of every surrounded Chief."""
         board = self.board
         chiefs = [-1] * PLAYERS
+        for colour in range(PLAYERS):
+            code = CHIEF_CODES[colour]
+            if code in board:
+                chiefs[colour] = board.index(code)
+        # Most turns every Chief has an empty square next to it: nothing more to look at.
+        if all(square < 0 or 0 in map(board.__getitem__, NEIGHBOURS[square]) for square in chiefs):
+            return []
         necromobile = [False] * PLAYERS
-        for square, piece in enumerate(board):
-            if piece > 0:
-                kind = KIND_OF[piece]
-                if kind == CHIEF:
-                    chiefs[COLOUR_OF[piece]] = square
-                elif kind == NECROMOBILE:
-                    master = self.controllers[COLOUR_OF[piece]]
-                    if master != VASSAL:
-                        necromobile[master] = True
+        for piece in board:
+            if piece > 0 and KIND_OF[piece] == NECROMOBILE:
+                master = self.controllers[COLOUR_OF[piece]]
+                if master != VASSAL:
+                    necromobile[master] = True
         return [
             (player, square)
             for player, square in enumerate(chiefs)
