@@ -4,8 +4,9 @@ The older commit (by default 73a8bd3, the reference of issue 16) is checked out 
 temporary folder; each round searches the same positions once with each tree, one after
 the other, in fresh processes pinned to the same core, with each game's search hints (the
 settings of the `hard` and `expert` bots). The positions are the opening and the states a
-quarter and half way through a seeded random game. Prints the median iterations per
-second of each tree and their ratio, per game:
+quarter and half way through a seeded random game. Iterations are divided by the CPU time
+the search used (not the wall clock), so other work on the machine changes the figures
+little. Prints the median iterations per CPU second of each tree and their ratio, per game:
 
     .venv/bin/python benchmarks/search_speed.py --seconds 2 --rounds 3
     .venv/bin/python benchmarks/search_speed.py --base 73a8bd3 --against HEAD --game tyros
@@ -29,7 +30,7 @@ from bench_compare import alternate  # same folder: run as a script
 ROOT = Path(__file__).resolve().parent.parent
 # Runs inside each tree: only what the contract offered at the reference commit.
 MEASURE = """
-import json, sys
+import json, sys, time
 from machiavel.bots.ismcts import IsmctsBot
 from machiavel.core.registry import game, games
 from machiavel.core.rng import Rng
@@ -58,14 +59,15 @@ def positions(game_id):
 
 result = {}
 for game_id in sys.argv[2:] or list(games()):
-    iterations = elapsed = 0.0
+    iterations = used = 0.0
     for state in positions(game_id):
         player = state.to_move[0]
         bot = IsmctsBot(1, seconds=seconds / len(FRACTIONS), stop_early=False)
+        start = time.process_time()
         _, stats = bot.search(state.seat(player), 1)
+        used += time.process_time() - start
         iterations += stats.iterations
-        elapsed += stats.seconds
-    result[game_id] = iterations / elapsed
+    result[game_id] = iterations / used
 print(json.dumps(result))
 """
 Figures = dict[str, float]  # game -> ISMCTS iterations per second
@@ -83,7 +85,7 @@ def measure(tree: Path, seconds: float, games: list[str], cpu: int | None) -> Fi
 
 
 def report(base: str, other: str, before: list[Figures], after: list[Figures]) -> None:
-    print(f"ISMCTS iterations per second (median of {len(before)} rounds, search hints)")
+    print(f"ISMCTS iterations per CPU second (median of {len(before)} rounds, search hints)")
     print(f"{'game':8} {base[:10]:>12} {other[:14]:>14} {'ratio':>7}")
     for game in before[0]:
         old = statistics.median(run[game] for run in before)
