@@ -337,6 +337,35 @@ def test_the_guide_grows_the_children_in_the_heuristics_order(tiny: Tiny) -> Non
     assert searcher.choose(state.seat(2)) == NEEDLE
 
 
+class CountedRanking(AdvisedRanking):
+    """The advised ranking, counting its calls (a class attribute: search makes its own)."""
+
+    calls = 0
+
+    def ranked(self, seat: Seat) -> list[str]:
+        CountedRanking.calls += 1
+        return super().ranked(seat)
+
+
+def test_the_guide_ranks_a_node_once_while_its_legal_actions_stay_the_same(tiny: Tiny) -> None:
+    """Needle has no hidden information: every world at a node is the same position, so
+    its ranking is asked once per node, not at each of the node's expansions."""
+    tiny.heuristic = CountedRanking
+    CountedRanking.calls = 0
+    state = start(tiny, "needle")
+    root = Node(-1, "")
+    searcher = IsmctsBot(seed=4, iterations=60, guide="heuristic", widening=1.0)
+    visits, _ = searcher.search(state.seat(2), 5, root)
+    expanded = [node for node in _nodes(root) if node.guides]
+    assert len(visits) > 1  # the root grew several children from one ranking
+    assert CountedRanking.calls == len(expanded)
+    assert list(visits) == state.advice()[: len(visits)]
+
+
+def _nodes(node: Node) -> list[Node]:
+    return [node, *(n for child in node.children.values() for n in _nodes(child))]
+
+
 def test_the_guide_tries_a_heuristics_one_choice_first(tiny: Tiny) -> None:
     tiny.heuristic = AdvisedChoice
     assert not isinstance(tiny.heuristic_bot(1), RankingBot)

@@ -175,7 +175,7 @@ def rig(state: TyrosState, rng: Rng) -> None:
     state._refresh_to_move()
     state._legal_cache.clear()
     state._legal_sets.clear()
-    state._marked = None
+    state._forget_board()
 
 
 def room(state: TyrosState, player: int, node: int) -> bool:

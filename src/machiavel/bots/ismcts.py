@@ -42,6 +42,8 @@ class Node:
     available: int = 0
     reward: float = 0.0
     children: dict[tuple[int, str], Node] = field(default_factory=dict)
+    # The guide's order of each player's actions here, with the legal list it ranked.
+    guides: dict[int, tuple[list[str], list[str]]] = field(default_factory=dict)
 
     def ucb(self, exploration: float) -> float:
         mean = self.reward / self.visits
@@ -289,7 +291,7 @@ class IsmctsBot:
         # Progressive widening: a node may grow a new child once it has enough visits.
         room = len(available) < self.settings.widening * math.sqrt(node.visits + 1)
         if untried and (room or not available):
-            action = self._first_to_try(untried, player, rng, world)
+            action = self._first_to_try(node, untried, player, rng, world, legal)
             child = Node(player, action)
             children[(player, action)] = child
             return child
@@ -298,7 +300,15 @@ class IsmctsBot:
         exploration = self.settings.exploration
         return max(available, key=lambda c: c.ucb(exploration))
 
-    def _first_to_try(self, untried: list[str], player: int, rng: Rng, world: State) -> str:
+    def _first_to_try(
+        self,
+        node: Node,
+        untried: list[str],
+        player: int,
+        rng: Rng,
+        world: State,
+        legal: Sequence[str],
+    ) -> str:
         """The next action to add to a node: the heuristic's choice first when guided.
 
         A heuristic that ranks every action (``RankingBot``) gives the order of all the
@@ -307,7 +317,7 @@ class IsmctsBot:
         """
         if self.settings.guide == "heuristic":
             policy = self._policy(world)
-            ranking = policy.ranked(world, player)
+            ranking = self._guide_order(node, player, legal, world, policy)
             if ranking is not None:
                 waiting = set(untried)
                 for action in ranking:
@@ -317,6 +327,26 @@ class IsmctsBot:
             if preferred in untried:
                 return preferred
         return rng.choice(untried)
+
+    @staticmethod
+    def _guide_order(
+        node: Node, player: int, legal: Sequence[str], world: State, policy: Policy
+    ) -> list[str] | None:
+        """The heuristic's ranking of ``player``'s actions at ``node``, kept from the node's
+        earlier expansions while the legal list is the same.
+
+        In a game without hidden information every world at a node is the same position,
+        so the ranking is too and need not be computed at each of the node's expansions
+        (a ranking is a costly call). With hidden information, a world with the same
+        choices at a node reuses the order the first such world gave.
+        """
+        kept = node.guides.get(player)
+        if kept is not None and kept[0] == legal:
+            return kept[1]
+        ranking = policy.ranked(world, player)
+        if ranking is not None:
+            node.guides[player] = (list(legal), ranking)
+        return ranking
 
     def _play_out(self, world: State, rng: Rng) -> list[float]:
         limit = self.settings.rollout_limit or MAX_ROLLOUT_ACTIONS
