@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -46,6 +46,10 @@ class GameEncoding(ABC):
     def action(self, number: int) -> str:
         """The canonical action numbered ``number`` (known to be in range)."""
 
+    def numbers(self, actions: Iterable[str]) -> list[int | None]:
+        """``[number(a) for a in actions]`` (encodings may do it faster)."""
+        return [self.number(action) for action in actions]
+
     @property
     @abstractmethod
     def observation_size(self) -> int:
@@ -54,6 +58,12 @@ class GameEncoding(ABC):
     @abstractmethod
     def observe(self, view: JsonDict, out: Vector) -> None:
         """Write ``view`` (one player's view) into ``out``, a vector of zeros."""
+
+    def vector(self, view: JsonDict) -> Vector:
+        """The observation of ``view``, a new vector (encodings may build it faster)."""
+        out = np.zeros(self.observation_size, dtype=np.float32)
+        self.observe(view, out)
+        return out
 
 
 class ListedEncoding(GameEncoding, ABC):
@@ -76,6 +86,9 @@ class ListedEncoding(GameEncoding, ABC):
 
     def number(self, action: str) -> int | None:
         return self._numbers.get(action)
+
+    def numbers(self, actions: Iterable[str]) -> list[int | None]:
+        return list(map(self._numbers.get, actions))
 
     def action(self, number: int) -> str:
         return self.actions[number]

@@ -10,7 +10,10 @@ buildings are the viewer's three, then the rival's three. docs/rl.md lists every
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import ClassVar
+
+import numpy as np
 
 from machiavel.core.contract import JsonDict
 from machiavel.games.tyrus.rules import (
@@ -25,7 +28,7 @@ from machiavel.games.tyrus.rules import (
     WINS_TO_WIN,
 )
 from machiavel.rl.encoding import ListedEncoding, Vector
-from machiavel.rl.layout import Field, Layout, fill, fraction, many_hot, one_hot
+from machiavel.rl.layout import Field, Layout
 
 PLAYERS = 2
 SIDES = ("mine", "rival")
@@ -118,108 +121,175 @@ class Encoding(ListedEncoding):
         return LAYOUT.size
 
     def observe(self, view: JsonDict, out: Vector) -> None:
-        me = _viewer(view)
-        _observe_tiles(view, me, out)
+        out[:] = self.vector(view)
+
+    def vector(self, view: JsonDict) -> Vector:
+        """The observation: the positions of its ones gathered through tables made once
+        (``_Slots``, below), mostly by ``map`` over the view's lists, then the fractions."""
+        viewer = view["viewer"]
+        me = 0 if viewer is None else int(viewer)  # a spectator's from player 0's side
+        slots = _SLOTS[me]
+        ones: list[int] = []
+        add = ones.extend
+        add(map(_HAND_SLOT.__getitem__, view["hand"] or ()))
+        counts = [0, 0, 0, 0, 0, 0]  # hidden tiles, then the numerators of every fraction
+        buildings = slots.buildings
+        for building in view["buildings"]:
+            tiles = building["tiles"]
+            if tiles:
+                mine_of, place = buildings[_OWNER_KIND(building)]
+                mine = list(map(mine_of, map(_PLAYER_TILE, tiles)))
+                count = mine.count(None)  # the rival's tiles (a spectator's view: every tile)
+                if count:
+                    counts[place] += count
+                    add(filter(None, mine))
+                else:
+                    add(mine)  # type: ignore[arg-type]  # no None in it
         tallies = view["tallies"]
+        revealed = slots.revealed.__getitem__
         for tally in tallies:
-            _observe_revealed(tally, me, out)
+            add(map(revealed, map(_PLAYER_TILE, tally["tiles"])))
         if tallies:
-            _observe_latest_tally(tallies[-1], me, out)
-        _observe_election(view, me, out)
-        _observe_history(view, me, out)
-        _observe_counts(view, me, out)
-        _observe_ending(view, me, out)
+            latest = tallies[-1]
+            add(map(slots.tally_tiles.__getitem__, map(_BUILDING_PLAYER_TILE, latest["tiles"])))
+            ones.append(_TALLY_KIND + _KIND[latest["kind"]])
+            ones.append(_TALLY_ELECTION + _ELECTION_INDEX[latest["election"]])
+            winner = latest["winner"]
+            ones.append(_TALLY_WINNER + (2 if winner is None else (winner != me)))
+        ones.append(_ELECTION + _ELECTION_INDEX[view["election"]])
+        ones.append(_ELECTION_KIND + _KIND[view["election_kind"]])
+        ones.append(_PLACED + min(view["placed_this_election"], PLACES - 1))
+        if view["election_first_player"] == me:
+            ones.append(_I_BEGIN_ELECTION)
+        if view["first_player"] == me:
+            ones.append(_I_BEGIN_ODD)
+        if me in view["to_move"]:
+            ones.append(_MY_TURN)
+        add(map(_CARD_SLOT.__getitem__, enumerate(view["cards_turned"])))
+        add(map(slots.results.__getitem__, map(_ELECTION_WINNER, view["results"])))
+        if view["memory_mode"]:
+            ones.append(_MEMORY_MODE)
+        if view["is_over"]:
+            ones.append(_IS_OVER)
+        for player in view["winners"]:
+            ones.append(_WINNERS + (player != me))
+        final_hands = view.get("final_hands")
+        if final_hands is not None:
+            add(map(_RIVAL_FINAL_SLOT.__getitem__, final_hands[1 - me]))
+        if tallies:
+            scores = tallies[-1]["scores"]
+            counts += (scores[me], scores[1 - me])
+        else:
+            counts += (0, 0)
+        remaining = view["cards_remaining"]
+        counts += map(remaining.__getitem__, KINDS)
+        for name in _PAIRS:
+            values = view[name]
+            counts += (values[me], values[1 - me])
+        out = np.zeros(LAYOUT.size, dtype=np.float32)
+        out.put(ones, 1.0)
+        # count / maximum within [0, 1] (a count past its usual maximum reads 1), for all
+        # at once: the same double division and bounds as Python's min(max(c / m, 0), 1)
+        shares = np.array(counts, dtype=np.float64)
+        shares /= _SHARES
+        np.minimum(shares, 1.0, out=shares)
+        np.maximum(shares, 0.0, out=shares)
+        out.put(_SHARE_SLOTS, shares)
+        return out
 
 
-def _viewer(view: JsonDict) -> int:
-    """The seat the observation is written from (a spectator's from player 0's)."""
-    viewer = view["viewer"]
-    return 0 if viewer is None else int(viewer)
+_PLAYER_TILE = itemgetter("player", "tile")
+_OWNER_KIND = itemgetter("owner", "kind")
+_BUILDING_PLAYER_TILE = itemgetter("building_of", "player", "tile")
+_ELECTION_WINNER = itemgetter("election", "winner")
+_N = len(TILES)
+_KIND = {kind: index for index, kind in enumerate(KINDS)}
+_ELECTION_INDEX = {election: election - 1 for election in range(1, ELECTIONS + 1)}
+_HAND_SLOT = {tile: FIELDS["hand"].offset + index for tile, index in TILE_ORDER.items()}
+_RIVAL_FINAL_SLOT = {
+    tile: FIELDS["rival_final_hand"].offset + index for tile, index in TILE_ORDER.items()
+}
+_CARD_SLOT = {
+    (number, kind): FIELDS["card_kinds"].offset + number * len(KINDS) + index
+    for number in range(ELECTIONS)
+    for kind, index in _KIND.items()
+}
+_TALLY_KIND = FIELDS["tally_kind"].offset
+_TALLY_ELECTION = FIELDS["tally_election"].offset
+_TALLY_WINNER = FIELDS["tally_winner"].offset
+_ELECTION = FIELDS["election"].offset
+_ELECTION_KIND = FIELDS["election_kind"].offset
+_PLACED = FIELDS["placed"].offset
+_I_BEGIN_ELECTION = FIELDS["i_begin_election"].offset
+_I_BEGIN_ODD = FIELDS["i_begin_odd"].offset
+_MY_TURN = FIELDS["my_turn"].offset
+# The fractions: the field, its number of values, the maximum they are divided by
+_FRACTIONS = (
+    ("hidden_placed", 6, MOST_IN_BUILDING),
+    ("tally_scores", 2, TOP_SCORE),
+    ("cards_remaining", len(KINDS), CARDS_OF_KIND),
+    ("elections_won", 2, WINS_TO_WIN),
+    ("hand_counts", 2, OPENING_HAND),
+    ("reserve_counts", 2, RESERVE),
+    ("discard_counts", 2, MOST_PLACED),
+)
+_PAIRS = tuple(name for name, _, _ in _FRACTIONS[3:])
+_SHARES = np.array(
+    [maximum for _, length, maximum in _FRACTIONS for _ in range(length)], dtype=np.float64
+)
+_SHARE_SLOTS = np.array(
+    [FIELDS[name].offset + i for name, length, _ in _FRACTIONS for i in range(length)],
+    dtype=np.intp,
+)
+_MEMORY_MODE = FIELDS["memory_mode"].offset
+_IS_OVER = FIELDS["is_over"].offset
+_WINNERS = FIELDS["winners"].offset
 
 
-def _side(player: int, me: int) -> int:
-    """0 for the viewer, 1 for the rival."""
-    return 0 if player == me else 1
+class _Slots:
+    """Where the ones of a viewer's observation go, by what the view lists."""
+
+    def __init__(self, me: int) -> None:
+        players = range(PLAYERS)
+
+        def side(player: int) -> int:  # 0 for the viewer, 1 for the rival
+            return 0 if player == me else 1
+
+        # (owner, kind) of a building -> the slot of each (player, tile) of its tiles when
+        # it is the viewer's and shown (``get``: None for any other), and its place
+        self.buildings = {
+            (owner, kind): (
+                {
+                    (me, tile): FIELDS["my_placed"].offset + place * _N + index
+                    for tile, index in TILE_ORDER.items()
+                }.get,
+                place,
+            )
+            for owner in players
+            for kind, kind_index in _KIND.items()
+            for place in [side(owner) * 3 + kind_index]
+        }
+        revealed = {0: FIELDS["my_revealed"].offset, 1: FIELDS["rival_revealed"].offset}
+        self.revealed = {
+            (player, tile): revealed[side(player)] + index
+            for player in players
+            for tile, index in TILE_ORDER.items()
+        }
+        self.tally_tiles = {
+            (building_of, player, tile): FIELDS["tally_tiles"].offset
+            + (side(building_of) * 2 + side(player)) * _N
+            + index
+            for building_of in players
+            for player in players
+            for tile, index in TILE_ORDER.items()
+        }
+        self.results = {
+            (election, winner): FIELDS["card_winners"].offset
+            + (election - 1) * 3
+            + (2 if winner is None else side(winner))
+            for election in range(1, ELECTIONS + 1)
+            for winner in [*players, None]
+        }
 
 
-def _tile_indices(tiles: Sequence[str]) -> list[int]:
-    return [TILE_ORDER[tile] for tile in tiles]
-
-
-def _observe_tiles(view: JsonDict, me: int, out: Vector) -> None:
-    """The viewer's hand and the tiles standing in the six buildings."""
-    many_hot(out, FIELDS["hand"], _tile_indices(view["hand"] or []))
-    hidden = [0.0] * 6
-    for building in view["buildings"]:
-        place = _side(building["owner"], me) * 3 + KINDS.index(building["kind"])
-        for placed in building["tiles"]:
-            if placed["player"] == me and placed["tile"] is not None:
-                one_hot(out, FIELDS["my_placed"], place * len(TILES) + TILE_ORDER[placed["tile"]])
-            else:
-                hidden[place] += 1  # the rival's (a spectator's view: every tile)
-    fill(out, FIELDS["hidden_placed"], [fraction(c, MOST_IN_BUILDING) for c in hidden])
-
-
-def _observe_revealed(tally: JsonDict, me: int, out: Vector) -> None:
-    for shown in tally["tiles"]:
-        name = "my_revealed" if shown["player"] == me else "rival_revealed"
-        one_hot(out, FIELDS[name], TILE_ORDER[shown["tile"]])
-
-
-def _observe_latest_tally(tally: JsonDict, me: int, out: Vector) -> None:
-    one_hot(out, FIELDS["tally_kind"], KINDS.index(tally["kind"]))
-    one_hot(out, FIELDS["tally_election"], tally["election"] - 1)
-    scores = tally["scores"]
-    fill(
-        out,
-        FIELDS["tally_scores"],
-        [fraction(scores[me], TOP_SCORE), fraction(scores[1 - me], TOP_SCORE)],
-    )
-    one_hot(out, FIELDS["tally_winner"], _result_index(tally["winner"], me))
-    for shown in tally["tiles"]:
-        block = _side(shown["building_of"], me) * 2 + _side(shown["player"], me)
-        one_hot(out, FIELDS["tally_tiles"], block * len(TILES) + TILE_ORDER[shown["tile"]])
-
-
-def _result_index(winner: int | None, me: int) -> int:
-    """0: the viewer won, 1: the rival, 2: a null election."""
-    return 2 if winner is None else _side(winner, me)
-
-
-def _observe_election(view: JsonDict, me: int, out: Vector) -> None:
-    one_hot(out, FIELDS["election"], view["election"] - 1)
-    one_hot(out, FIELDS["election_kind"], KINDS.index(view["election_kind"]))
-    one_hot(out, FIELDS["placed"], min(view["placed_this_election"], PLACES - 1))
-    out[FIELDS["i_begin_election"].offset] = float(view["election_first_player"] == me)
-    out[FIELDS["i_begin_odd"].offset] = float(view["first_player"] == me)
-    out[FIELDS["my_turn"].offset] = float(me in view["to_move"])
-    remaining = view["cards_remaining"]
-    fill(out, FIELDS["cards_remaining"], [fraction(remaining[k], CARDS_OF_KIND) for k in KINDS])
-
-
-def _observe_history(view: JsonDict, me: int, out: Vector) -> None:
-    """The card of every election turned so far and the result of every one held."""
-    for number, kind in enumerate(view["cards_turned"]):
-        one_hot(out, FIELDS["card_kinds"], number * len(KINDS) + KINDS.index(kind))
-    for result in view["results"]:
-        index = _result_index(result["winner"], me)
-        one_hot(out, FIELDS["card_winners"], (result["election"] - 1) * 3 + index)
-
-
-def _observe_counts(view: JsonDict, me: int, out: Vector) -> None:
-    def pair(values: Sequence[int], maximum: int) -> list[float]:
-        return [fraction(values[me], maximum), fraction(values[1 - me], maximum)]
-
-    fill(out, FIELDS["elections_won"], pair(view["elections_won"], WINS_TO_WIN))
-    fill(out, FIELDS["hand_counts"], pair(view["hand_counts"], OPENING_HAND))
-    fill(out, FIELDS["reserve_counts"], pair(view["reserve_counts"], RESERVE))
-    fill(out, FIELDS["discard_counts"], pair(view["discard_counts"], MOST_PLACED))
-    out[FIELDS["memory_mode"].offset] = float(bool(view["memory_mode"]))
-
-
-def _observe_ending(view: JsonDict, me: int, out: Vector) -> None:
-    out[FIELDS["is_over"].offset] = float(bool(view["is_over"]))
-    many_hot(out, FIELDS["winners"], [_side(p, me) for p in view["winners"]])
-    final_hands = view.get("final_hands")
-    if final_hands is not None:
-        many_hot(out, FIELDS["rival_final_hand"], _tile_indices(final_hands[1 - me]))
+_SLOTS = [_Slots(me) for me in range(PLAYERS)]
