@@ -10,7 +10,6 @@ buildings are the viewer's three, then the rival's three. docs/rl.md lists every
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import itemgetter
 from typing import ClassVar
 
 import numpy as np
@@ -129,53 +128,67 @@ class Encoding(ListedEncoding):
         viewer = view["viewer"]
         me = 0 if viewer is None else int(viewer)  # a spectator's from player 0's side
         slots = _SLOTS[me]
-        ones: list[int] = []
-        add = ones.extend
-        add(map(_HAND_SLOT.__getitem__, view["hand"] or ()))
+        ones = bytearray(LAYOUT.size)  # 1 at each position to set (plain loops: the fastest)
+        hand = _HAND_SLOT
+        for tile in view["hand"] or ():
+            ones[hand[tile]] = 1
         counts = [0, 0, 0, 0, 0, 0]  # hidden tiles, then the numerators of every fraction
-        buildings = slots.buildings
         for building in view["buildings"]:
             tiles = building["tiles"]
             if tiles:
-                mine_of, place = buildings[_OWNER_KIND(building)]
-                mine = list(map(mine_of, map(_PLAYER_TILE, tiles)))
-                count = mine.count(None)  # the rival's tiles (a spectator's view: every tile)
-                if count:
-                    counts[place] += count
-                    add(filter(None, mine))
-                else:
-                    add(mine)  # type: ignore[arg-type]  # no None in it
+                place = (building["owner"] != me) * 3 + _KIND[building["kind"]]
+                mine = slots.placed[place]
+                hidden = 0
+                for placed in tiles:
+                    tile = placed["tile"]
+                    if tile is not None and placed["player"] == me:
+                        ones[mine[tile]] = 1
+                    else:
+                        hidden += 1  # the rival's (a spectator's view: every tile)
+                counts[place] += hidden
         tallies = view["tallies"]
-        revealed = slots.revealed.__getitem__
+        mine, rival = _MY_REVEALED_SLOT, _RIVAL_REVEALED_SLOT
         for tally in tallies:
-            add(map(revealed, map(_PLAYER_TILE, tally["tiles"])))
+            for shown in tally["tiles"]:
+                if shown["player"] == me:
+                    ones[mine[shown["tile"]]] = 1
+                else:
+                    ones[rival[shown["tile"]]] = 1
         if tallies:
             latest = tallies[-1]
-            add(map(slots.tally_tiles.__getitem__, map(_BUILDING_PLAYER_TILE, latest["tiles"])))
-            ones.append(_TALLY_KIND + _KIND[latest["kind"]])
-            ones.append(_TALLY_ELECTION + _ELECTION_INDEX[latest["election"]])
+            for shown in latest["tiles"]:  # by (the building's side, the placer's side)
+                block = _TALLY_TILES_SLOT[shown["building_of"] != me][shown["player"] != me]
+                ones[block[shown["tile"]]] = 1
+            ones[_TALLY_KIND + _KIND[latest["kind"]]] = 1
+            ones[_TALLY_ELECTION + _ELECTION_INDEX[latest["election"]]] = 1
             winner = latest["winner"]
-            ones.append(_TALLY_WINNER + (2 if winner is None else (winner != me)))
-        ones.append(_ELECTION + _ELECTION_INDEX[view["election"]])
-        ones.append(_ELECTION_KIND + _KIND[view["election_kind"]])
-        ones.append(_PLACED + min(view["placed_this_election"], PLACES - 1))
+            ones[_TALLY_WINNER + (2 if winner is None else (winner != me))] = 1
+        ones[_ELECTION + _ELECTION_INDEX[view["election"]]] = 1
+        ones[_ELECTION_KIND + _KIND[view["election_kind"]]] = 1
+        ones[_PLACED + min(view["placed_this_election"], PLACES - 1)] = 1
         if view["election_first_player"] == me:
-            ones.append(_I_BEGIN_ELECTION)
+            ones[_I_BEGIN_ELECTION] = 1
         if view["first_player"] == me:
-            ones.append(_I_BEGIN_ODD)
+            ones[_I_BEGIN_ODD] = 1
         if me in view["to_move"]:
-            ones.append(_MY_TURN)
-        add(map(_CARD_SLOT.__getitem__, enumerate(view["cards_turned"])))
-        add(map(slots.results.__getitem__, map(_ELECTION_WINNER, view["results"])))
+            ones[_MY_TURN] = 1
+        cards = _CARD_SLOT
+        for number, kind in enumerate(view["cards_turned"]):
+            ones[cards[number, kind]] = 1
+        results = slots.results
+        for result in view["results"]:
+            ones[results[result["election"], result["winner"]]] = 1
         if view["memory_mode"]:
-            ones.append(_MEMORY_MODE)
+            ones[_MEMORY_MODE] = 1
         if view["is_over"]:
-            ones.append(_IS_OVER)
+            ones[_IS_OVER] = 1
         for player in view["winners"]:
-            ones.append(_WINNERS + (player != me))
+            ones[_WINNERS + (player != me)] = 1
         final_hands = view.get("final_hands")
         if final_hands is not None:
-            add(map(_RIVAL_FINAL_SLOT.__getitem__, final_hands[1 - me]))
+            final = _RIVAL_FINAL_SLOT
+            for tile in final_hands[1 - me]:
+                ones[final[tile]] = 1
         if tallies:
             scores = tallies[-1]["scores"]
             counts += (scores[me], scores[1 - me])
@@ -186,8 +199,7 @@ class Encoding(ListedEncoding):
         for name in _PAIRS:
             values = view[name]
             counts += (values[me], values[1 - me])
-        out = np.zeros(LAYOUT.size, dtype=np.float32)
-        out.put(ones, 1.0)
+        out = np.frombuffer(ones, dtype=np.uint8).astype(np.float32)
         # count / maximum within [0, 1] (a count past its usual maximum reads 1), for all
         # at once: the same double division and bounds as Python's min(max(c / m, 0), 1)
         shares = np.array(counts, dtype=np.float64)
@@ -198,10 +210,6 @@ class Encoding(ListedEncoding):
         return out
 
 
-_PLAYER_TILE = itemgetter("player", "tile")
-_OWNER_KIND = itemgetter("owner", "kind")
-_BUILDING_PLAYER_TILE = itemgetter("building_of", "player", "tile")
-_ELECTION_WINNER = itemgetter("election", "winner")
 _N = len(TILES)
 _KIND = {kind: index for index, kind in enumerate(KINDS)}
 _ELECTION_INDEX = {election: election - 1 for election in range(1, ELECTIONS + 1)}
@@ -209,6 +217,19 @@ _HAND_SLOT = {tile: FIELDS["hand"].offset + index for tile, index in TILE_ORDER.
 _RIVAL_FINAL_SLOT = {
     tile: FIELDS["rival_final_hand"].offset + index for tile, index in TILE_ORDER.items()
 }
+_MY_REVEALED_SLOT = {tile: FIELDS["my_revealed"].offset + i for tile, i in TILE_ORDER.items()}
+_RIVAL_REVEALED_SLOT = {tile: FIELDS["rival_revealed"].offset + i for tile, i in TILE_ORDER.items()}
+# [building's side][placer's side] (0: the viewer, 1: the rival) -> the slot of each tile
+_TALLY_TILES_SLOT = [
+    [
+        {
+            tile: FIELDS["tally_tiles"].offset + (building * 2 + placer) * _N + i
+            for tile, i in TILE_ORDER.items()
+        }
+        for placer in range(2)
+    ]
+    for building in range(2)
+]
 _CARD_SLOT = {
     (number, kind): FIELDS["card_kinds"].offset + number * len(KINDS) + index
     for number in range(ELECTIONS)
@@ -255,34 +276,15 @@ class _Slots:
         def side(player: int) -> int:  # 0 for the viewer, 1 for the rival
             return 0 if player == me else 1
 
-        # (owner, kind) of a building -> the slot of each (player, tile) of its tiles when
-        # it is the viewer's and shown (``get``: None for any other), and its place
-        self.buildings = {
-            (owner, kind): (
-                {
-                    (me, tile): FIELDS["my_placed"].offset + place * _N + index
-                    for tile, index in TILE_ORDER.items()
-                }.get,
-                place,
-            )
-            for owner in players
-            for kind, kind_index in _KIND.items()
-            for place in [side(owner) * 3 + kind_index]
-        }
-        revealed = {0: FIELDS["my_revealed"].offset, 1: FIELDS["rival_revealed"].offset}
-        self.revealed = {
-            (player, tile): revealed[side(player)] + index
-            for player in players
-            for tile, index in TILE_ORDER.items()
-        }
-        self.tally_tiles = {
-            (building_of, player, tile): FIELDS["tally_tiles"].offset
-            + (side(building_of) * 2 + side(player)) * _N
-            + index
-            for building_of in players
-            for player in players
-            for tile, index in TILE_ORDER.items()
-        }
+        # the slot of each of the viewer's tiles in each place (the viewer's citadel, market,
+        # temple, then the rival's)
+        self.placed = [
+            {
+                tile: FIELDS["my_placed"].offset + place * _N + index
+                for tile, index in TILE_ORDER.items()
+            }
+            for place in range(6)
+        ]
         self.results = {
             (election, winner): FIELDS["card_winners"].offset
             + (election - 1) * 3
