@@ -50,6 +50,15 @@ class GameEncoding(ABC):
         """``[number(a) for a in actions]`` (encodings may do it faster)."""
         return [self.number(action) for action in actions]
 
+    def mark(self, actions: Iterable[str], ones: bytearray) -> None:
+        """Set ``ones[number(a)] = 1`` for each of ``actions``; KeyError for an action that
+        has no number (encodings may do it faster)."""
+        for action in actions:
+            number = self.number(action)
+            if number is None:
+                raise KeyError(action)
+            ones[number] = 1
+
     @property
     @abstractmethod
     def observation_size(self) -> int:
@@ -89,6 +98,11 @@ class ListedEncoding(GameEncoding, ABC):
 
     def numbers(self, actions: Iterable[str]) -> list[int | None]:
         return list(map(self._numbers.get, actions))
+
+    def mark(self, actions: Iterable[str], ones: bytearray) -> None:
+        numbers = self._numbers
+        for action in actions:
+            ones[numbers[action]] = 1
 
     def action(self, number: int) -> str:
         return self.actions[number]

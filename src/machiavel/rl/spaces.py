@@ -66,11 +66,14 @@ class ActionSpace:
 
     def mask(self, legal: Iterable[str]) -> npt.NDArray[np.int8]:
         """1 for each of ``legal``, 0 elsewhere (PettingZoo's ``action_mask``)."""
-        mask = np.zeros(self.n, dtype=np.int8)
-        numbers = self.encode_all(legal)
-        if numbers:
-            mask.put(numbers, 1)
-        return mask
+        legal = legal if isinstance(legal, (list, tuple)) else list(legal)
+        ones = bytearray(self.n)
+        try:
+            self._encoding.mark(legal, ones)
+        except KeyError:
+            self.encode_all(legal)  # raises the error that names the action
+            raise
+        return np.frombuffer(ones, dtype=np.int8)
 
 
 class Observer:

@@ -9,6 +9,7 @@ buildings are the viewer's three, then the rival's three. docs/rl.md lists every
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -128,10 +129,11 @@ class Encoding(ListedEncoding):
         viewer = view["viewer"]
         me = 0 if viewer is None else int(viewer)  # a spectator's from player 0's side
         slots = _SLOTS[me]
-        ones = bytearray(LAYOUT.size)  # 1 at each position to set (plain loops: the fastest)
+        out = array("f", _ZEROS)  # float32, written number by number (plain loops: the
+        # fastest here), then seen by numpy as is
         hand = _HAND_SLOT
         for tile in view["hand"] or ():
-            ones[hand[tile]] = 1
+            out[hand[tile]] = 1.0
         counts = [0, 0, 0, 0, 0, 0]  # hidden tiles, then the numerators of every fraction
         for building in view["buildings"]:
             tiles = building["tiles"]
@@ -142,7 +144,7 @@ class Encoding(ListedEncoding):
                 for placed in tiles:
                     tile = placed["tile"]
                     if tile is not None and placed["player"] == me:
-                        ones[mine[tile]] = 1
+                        out[mine[tile]] = 1.0
                     else:
                         hidden += 1  # the rival's (a spectator's view: every tile)
                 counts[place] += hidden
@@ -151,63 +153,59 @@ class Encoding(ListedEncoding):
         for tally in tallies:
             for shown in tally["tiles"]:
                 if shown["player"] == me:
-                    ones[mine[shown["tile"]]] = 1
+                    out[mine[shown["tile"]]] = 1.0
                 else:
-                    ones[rival[shown["tile"]]] = 1
+                    out[rival[shown["tile"]]] = 1.0
         if tallies:
             latest = tallies[-1]
             for shown in latest["tiles"]:  # by (the building's side, the placer's side)
                 block = _TALLY_TILES_SLOT[shown["building_of"] != me][shown["player"] != me]
-                ones[block[shown["tile"]]] = 1
-            ones[_TALLY_KIND + _KIND[latest["kind"]]] = 1
-            ones[_TALLY_ELECTION + _ELECTION_INDEX[latest["election"]]] = 1
+                out[block[shown["tile"]]] = 1.0
+            out[_TALLY_KIND + _KIND[latest["kind"]]] = 1.0
+            out[_TALLY_ELECTION + _ELECTION_INDEX[latest["election"]]] = 1.0
             winner = latest["winner"]
-            ones[_TALLY_WINNER + (2 if winner is None else (winner != me))] = 1
-        ones[_ELECTION + _ELECTION_INDEX[view["election"]]] = 1
-        ones[_ELECTION_KIND + _KIND[view["election_kind"]]] = 1
-        ones[_PLACED + min(view["placed_this_election"], PLACES - 1)] = 1
+            out[_TALLY_WINNER + (2 if winner is None else (winner != me))] = 1.0
+        out[_ELECTION + _ELECTION_INDEX[view["election"]]] = 1.0
+        out[_ELECTION_KIND + _KIND[view["election_kind"]]] = 1.0
+        out[_PLACED + min(view["placed_this_election"], PLACES - 1)] = 1.0
         if view["election_first_player"] == me:
-            ones[_I_BEGIN_ELECTION] = 1
+            out[_I_BEGIN_ELECTION] = 1.0
         if view["first_player"] == me:
-            ones[_I_BEGIN_ODD] = 1
+            out[_I_BEGIN_ODD] = 1.0
         if me in view["to_move"]:
-            ones[_MY_TURN] = 1
+            out[_MY_TURN] = 1.0
         cards = _CARD_SLOT
         for number, kind in enumerate(view["cards_turned"]):
-            ones[cards[number, kind]] = 1
+            out[cards[number, kind]] = 1.0
         results = slots.results
         for result in view["results"]:
-            ones[results[result["election"], result["winner"]]] = 1
+            out[results[result["election"], result["winner"]]] = 1.0
         if view["memory_mode"]:
-            ones[_MEMORY_MODE] = 1
+            out[_MEMORY_MODE] = 1.0
         if view["is_over"]:
-            ones[_IS_OVER] = 1
+            out[_IS_OVER] = 1.0
         for player in view["winners"]:
-            ones[_WINNERS + (player != me)] = 1
+            out[_WINNERS + (player != me)] = 1.0
         final_hands = view.get("final_hands")
         if final_hands is not None:
             final = _RIVAL_FINAL_SLOT
             for tile in final_hands[1 - me]:
-                ones[final[tile]] = 1
+                out[final[tile]] = 1.0
         if tallies:
             scores = tallies[-1]["scores"]
-            counts += (scores[me], scores[1 - me])
-        else:
-            counts += (0, 0)
+            _write_fraction(out, _TALLY_SCORES, scores[me], _TOP_SCORE_FRACTION)
+            _write_fraction(out, _TALLY_SCORES + 1, scores[1 - me], _TOP_SCORE_FRACTION)
+        for place, count in enumerate(counts):
+            if count:
+                _write_fraction(out, _HIDDEN + place, count, _IN_BUILDING_FRACTION)
         remaining = view["cards_remaining"]
-        counts += map(remaining.__getitem__, KINDS)
-        for name in _PAIRS:
+        for slot, kind in _CARDS_REMAINING_SLOTS:
+            _write_fraction(out, slot, remaining[kind], _OF_KIND_FRACTION)
+        for slot, name, fractions in _PAIRS:
             values = view[name]
-            counts += (values[me], values[1 - me])
-        out = np.frombuffer(ones, dtype=np.uint8).astype(np.float32)
-        # count / maximum within [0, 1] (a count past its usual maximum reads 1), for all
-        # at once: the same double division and bounds as Python's min(max(c / m, 0), 1)
-        shares = np.array(counts, dtype=np.float64)
-        shares /= _SHARES
-        np.minimum(shares, 1.0, out=shares)
-        np.maximum(shares, 0.0, out=shares)
-        out.put(_SHARE_SLOTS, shares)
-        return out
+            _write_fraction(out, slot, values[me], fractions)
+            _write_fraction(out, slot + 1, values[1 - me], fractions)
+        return np.frombuffer(out, dtype=np.float32)
 
 
 _N = len(TILES)
@@ -244,24 +242,44 @@ _PLACED = FIELDS["placed"].offset
 _I_BEGIN_ELECTION = FIELDS["i_begin_election"].offset
 _I_BEGIN_ODD = FIELDS["i_begin_odd"].offset
 _MY_TURN = FIELDS["my_turn"].offset
-# The fractions: the field, its number of values, the maximum they are divided by
-_FRACTIONS = (
-    ("hidden_placed", 6, MOST_IN_BUILDING),
-    ("tally_scores", 2, TOP_SCORE),
-    ("cards_remaining", len(KINDS), CARDS_OF_KIND),
-    ("elections_won", 2, WINS_TO_WIN),
-    ("hand_counts", 2, OPENING_HAND),
-    ("reserve_counts", 2, RESERVE),
-    ("discard_counts", 2, MOST_PLACED),
-)
-_PAIRS = tuple(name for name, _, _ in _FRACTIONS[3:])
-_SHARES = np.array(
-    [maximum for _, length, maximum in _FRACTIONS for _ in range(length)], dtype=np.float64
-)
-_SHARE_SLOTS = np.array(
-    [FIELDS[name].offset + i for name, length, _ in _FRACTIONS for i in range(length)],
-    dtype=np.intp,
-)
+
+
+def _fraction(count: float, maximum: float) -> float:
+    """``count / maximum``, kept within [0, 1] (a count past its usual maximum reads 1)."""
+    return min(max(count / maximum, 0.0), 1.0)
+
+
+class _Fractions(dict[float, float]):
+    """``_fraction(count, maximum)`` of the counts a view may hold, looked up."""
+
+    def __init__(self, maximum: int) -> None:
+        super().__init__((count, _fraction(count, maximum)) for count in range(4 * maximum))
+        self.maximum = maximum
+
+
+def _write_fraction(out: array[float], slot: int, count: float, fractions: _Fractions) -> None:
+    value = fractions.get(count)
+    out[slot] = _fraction(count, fractions.maximum) if value is None else value
+
+
+_ZEROS = bytes(4 * LAYOUT.size)
+_HIDDEN = FIELDS["hidden_placed"].offset
+_TALLY_SCORES = FIELDS["tally_scores"].offset
+_IN_BUILDING_FRACTION = _Fractions(MOST_IN_BUILDING)
+_TOP_SCORE_FRACTION = _Fractions(TOP_SCORE)
+_OF_KIND_FRACTION = _Fractions(CARDS_OF_KIND)
+_CARDS_REMAINING_SLOTS = [
+    (FIELDS["cards_remaining"].offset + k, kind) for k, kind in enumerate(KINDS)
+]
+_PAIRS = [
+    (FIELDS[name].offset, name, _Fractions(maximum))
+    for name, maximum in [
+        ("elections_won", WINS_TO_WIN),
+        ("hand_counts", OPENING_HAND),
+        ("reserve_counts", RESERVE),
+        ("discard_counts", MOST_PLACED),
+    ]
+]
 _MEMORY_MODE = FIELDS["memory_mode"].offset
 _IS_OVER = FIELDS["is_over"].offset
 _WINNERS = FIELDS["winners"].offset
