@@ -142,6 +142,7 @@ class MachiavelState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no t
         self._state = state
         self._shared = shared
         self.encoding: ActionSpace = spiel_game.actions
+        self.observer: Observer = spiel_game.observer
         self.own_actions: list[list[int]] = [[] for _ in range(state.players)]
         # Views of this very position (shared by every copy of the same position: pyspiel's
         # clone deep-copies each attribute): replaced, never changed in place, by an action.
@@ -174,6 +175,37 @@ class MachiavelState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no t
         if state.is_over:
             return int(pyspiel.PlayerId.TERMINAL)
         return state.to_move[0]
+
+    # pyspiel's observation_tensor and legal_actions, answered here for Python callers (C++
+    # callers keep pyspiel's way): the same numbers without pyspiel's detours (a new initial
+    # state, two observer passes and a copy through C++ for each tensor). Anything unusual
+    # (no such player, no player to move) goes to pyspiel, for its own answer or error.
+    def observation_tensor(self, *args: Any) -> list[float]:
+        state = self._state
+        if args:
+            player = args[0]
+            if len(args) > 1 or type(player) is not int or not 0 <= player < state.players:
+                return list(super().observation_tensor(*args))
+        elif state.is_over:
+            return list(super().observation_tensor())
+        else:
+            player = state.to_move[0]
+        vector: list[float] = self.observation(player, self.observer).tolist()
+        return vector
+
+    def legal_actions(self, *args: Any) -> list[int]:
+        state = self._state
+        if len(args) > 1 or (args and type(args[0]) is not int):
+            return list(super().legal_actions(*args))
+        if state.is_over:
+            return []
+        current = state.to_move[0]
+        player = args[0] if args else current
+        if player == current:
+            return self._legal_actions(player)
+        if player < 0:
+            return list(super().legal_actions(player))
+        return []  # pyspiel's answer for a player not to move (one at a time, as here)
 
     def _legal_actions(self, player: int) -> list[int]:
         state = self._state
