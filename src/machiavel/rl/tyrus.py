@@ -124,8 +124,8 @@ class Encoding(ListedEncoding):
         out[:] = self.vector(view)
 
     def vector(self, view: JsonDict) -> Vector:
-        """The observation: the positions of its ones gathered through tables made once
-        (``_Slots``, below), mostly by ``map`` over the view's lists, then the fractions."""
+        """The observation, as ``observe`` writes it (tests/rl pin its numbers): each 1 put
+        at a position read from tables made once (below), then the fractions."""
         viewer = view["viewer"]
         me = 0 if viewer is None else int(viewer)  # a spectator's from player 0's side
         slots = _SLOTS[me]
@@ -134,7 +134,7 @@ class Encoding(ListedEncoding):
         hand = _HAND_SLOT
         for tile in view["hand"] or ():
             out[hand[tile]] = 1.0
-        counts = [0, 0, 0, 0, 0, 0]  # hidden tiles, then the numerators of every fraction
+        counts = [0, 0, 0, 0, 0, 0]  # hidden tiles in each place
         for building in view["buildings"]:
             tiles = building["tiles"]
             if tiles:
