@@ -206,6 +206,33 @@ def test_openspiel_states_serialize_resample_and_observe(game_id: str) -> None:
     assert len(state.observation_tensor(player)) == game.observation_tensor_size()
 
 
+def _answer(call: Any, *args: Any) -> tuple[Any, str | None]:
+    try:
+        return call(*args), None
+    except Exception as error:  # pyspiel's SpielError, compared by its message
+        return None, str(error)
+
+
+@pytest.mark.parametrize(("game_id", "players"), [("tyrus", 2), ("guildes", 3), ("djambi", 4)])
+def test_openspiel_tensors_and_legal_actions_answered_in_python_are_pyspiels(
+    game_id: str, players: int
+) -> None:
+    """observation_tensor and legal_actions, answered by the state for Python callers, give
+    what pyspiel's own path gives (values, or the error), for every player and none."""
+    openspiel.register()
+    game = pyspiel.load_game(f"machiavel_{game_id}", {"players": players, "seed": 3})
+    state = game.new_initial_state()
+    rng = np.random.RandomState(3)
+    for _ in range(40):
+        for args in [(), *((p,) for p in range(-1, players + 1)), (np.int64(0),)]:
+            for name in ("observation_tensor", "legal_actions"):
+                mine = _answer(getattr(state, name), *args)
+                assert mine == _answer(getattr(pyspiel.State, name), state, *args), (name, args)
+        if state.is_terminal():
+            break
+        state.apply_action(int(rng.choice(state.legal_actions())))
+
+
 def test_openspiel_refuses_bad_parameters_clearly() -> None:
     openspiel.register()
     with pytest.raises(machiavel.InvalidSetup, match="exactly 2 players, not 5"):

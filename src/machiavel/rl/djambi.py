@@ -173,9 +173,17 @@ def _seat(colour: str | None, me: int) -> int:
 
 
 def _piece_index(piece: str, me: int) -> int:
-    """A ``"<colour> <kind>"`` as seat x kind."""
-    colour, kind = piece.split()
-    return _seat(colour, me) * PIECE_KINDS + KIND_INDEX[kind]
+    """A ``"<colour> <kind>"`` as seat x kind (remembered: a view names a few dozen)."""
+    index = _PIECE_INDICES.get((piece, me))
+    if index is None:
+        colour, kind = piece.split()
+        index = _seat(colour, me) * PIECE_KINDS + KIND_INDEX[kind]
+        if len(_PIECE_INDICES) < 4096:
+            _PIECE_INDICES[piece, me] = index
+    return index
+
+
+_PIECE_INDICES: dict[tuple[str, int], int] = {}
 
 
 def _observe_board(view: JsonDict, me: int, out: Vector) -> None:

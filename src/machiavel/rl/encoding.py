@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -46,6 +46,19 @@ class GameEncoding(ABC):
     def action(self, number: int) -> str:
         """The canonical action numbered ``number`` (known to be in range)."""
 
+    def numbers(self, actions: Iterable[str]) -> list[int | None]:
+        """``[number(a) for a in actions]`` (encodings may do it faster)."""
+        return [self.number(action) for action in actions]
+
+    def mark(self, actions: Iterable[str], ones: bytearray) -> None:
+        """Set ``ones[number(a)] = 1`` for each of ``actions``; KeyError for an action that
+        has no number (encodings may do it faster)."""
+        for action in actions:
+            number = self.number(action)
+            if number is None:
+                raise KeyError(action)
+            ones[number] = 1
+
     @property
     @abstractmethod
     def observation_size(self) -> int:
@@ -54,6 +67,12 @@ class GameEncoding(ABC):
     @abstractmethod
     def observe(self, view: JsonDict, out: Vector) -> None:
         """Write ``view`` (one player's view) into ``out``, a vector of zeros."""
+
+    def vector(self, view: JsonDict) -> Vector:
+        """The observation of ``view``, a new vector (encodings may build it faster)."""
+        out = np.zeros(self.observation_size, dtype=np.float32)
+        self.observe(view, out)
+        return out
 
 
 class ListedEncoding(GameEncoding, ABC):
@@ -76,6 +95,14 @@ class ListedEncoding(GameEncoding, ABC):
 
     def number(self, action: str) -> int | None:
         return self._numbers.get(action)
+
+    def numbers(self, actions: Iterable[str]) -> list[int | None]:
+        return list(map(self._numbers.get, actions))
+
+    def mark(self, actions: Iterable[str], ones: bytearray) -> None:
+        numbers = self._numbers
+        for action in actions:
+            ones[numbers[action]] = 1
 
     def action(self, number: int) -> str:
         return self.actions[number]

@@ -132,6 +132,20 @@ def most_votes(round_index: int, players: int) -> int:
     return firsts + MILICE_VOTES * milice
 
 
+# The fields with one number (or one guild row) per seat
+_SEAT_FIELDS = (
+    "to_move",
+    "winners",
+    "scores",
+    "tableaux",
+    "face_down",
+    "hand_sizes",
+    "kept_sizes",
+    "chosen",
+    "last_reveal",
+)
+
+
 class Encoding(ListedEncoding):
     """Guildes for 3 to 6 players, with or without the ``events`` and ``dirty_tricks``."""
 
@@ -241,23 +255,22 @@ class Encoding(ListedEncoding):
     def _observe_seats(self, view: JsonDict, out: Vector, viewer: int | None) -> None:
         """The per-player fields, each player at their seat counted from the viewer."""
         most = sum(self.round_most)
+        at = {name: self.offsets[name][0] for name in _SEAT_FIELDS}
+        to_move, winners, scores = view["to_move"], view["winners"], view["scores"]
         for player in range(self.players):
-            seat = self.seat(player, viewer)
-            self.slot(out, "to_move")[seat] = player in view["to_move"]
-            self.slot(out, "winners")[seat] = player in view["winners"]
-            self.slot(out, "scores")[seat] = view["scores"][player] / most
-            self._guild_counts(
-                self.slot(out, "tableaux")[seat * G : (seat + 1) * G],
-                view["tableaux"][player],
-                self.copies,
-            )
-            self.slot(out, "face_down")[seat] = view["face_down"][player] / MOST_AT_ONCE
-            self.slot(out, "hand_sizes")[seat] = view["hand_sizes"][player] / self.dealt
-            self.slot(out, "kept_sizes")[seat] = view["kept_sizes"][player] / self.dealt
-            self.slot(out, "chosen")[seat] = view["chosen"][player]
-            reveal = self.slot(out, "last_reveal")[seat * G : (seat + 1) * G]
+            seat = self.seat(player, viewer)  # below each field's length: it counts players
+            out[at["to_move"] + seat] = player in to_move
+            out[at["winners"] + seat] = player in winners
+            out[at["scores"] + seat] = scores[player] / most
+            tableau = at["tableaux"] + seat * G
+            self._guild_counts(out[tableau : tableau + G], view["tableaux"][player], self.copies)
+            out[at["face_down"] + seat] = view["face_down"][player] / MOST_AT_ONCE
+            out[at["hand_sizes"] + seat] = view["hand_sizes"][player] / self.dealt
+            out[at["kept_sizes"] + seat] = view["kept_sizes"][player] / self.dealt
+            out[at["chosen"] + seat] = view["chosen"][player]
+            reveal = at["last_reveal"] + seat * G
             for name in view["last_reveal"][player]:
-                reveal[GUILD_INDEX[name]] += 1 / MOST_AT_ONCE
+                out[reveal + GUILD_INDEX[name]] += 1 / MOST_AT_ONCE
 
     @staticmethod
     def _guild_counts(slot: Vector, cards: Mapping[str, int], most: Sequence[int]) -> None:

@@ -52,13 +52,18 @@ class Layout:
 def one_hot(out: Vector, field: Field, index: int | None) -> None:
     """Set number ``index`` of ``field`` (None: leave the field at zero)."""
     if index is not None:
-        out[field.slot(index)] = 1.0
+        if not 0 <= index < field.length:
+            field.slot(index)  # raises the IndexError that names the field
+        out[field.offset + index] = 1.0
 
 
 def many_hot(out: Vector, field: Field, indices: Iterable[int]) -> None:
     """Set every number of ``field`` that ``indices`` names."""
+    offset, length = field.offset, field.length
     for index in indices:
-        out[field.slot(index)] = 1.0
+        if not 0 <= index < length:
+            field.slot(index)  # raises the IndexError that names the field
+        out[offset + index] = 1.0
 
 
 def fraction(count: float, maximum: float) -> float:

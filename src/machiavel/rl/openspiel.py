@@ -97,7 +97,7 @@ def _game_class(game_id: str) -> type[pyspiel.Game]:
             super().__init__(_game_type(game_id), info, {"players": players, "seed": seed})
 
         def new_initial_state(self) -> MachiavelState:
-            return MachiavelState(self, self.initial.clone(), self.initial_views)
+            return MachiavelState(self, self.initial, self.initial_views, shared=True)
 
         def make_py_observer(
             self,
@@ -128,20 +128,39 @@ class SharedViews(dict[int | None, dict[str, Any]]):
 class MachiavelState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no types
     """A machiavel state behind pyspiel's State interface."""
 
-    def __init__(self, spiel_game: Any, state: State, views: SharedViews | None = None) -> None:
+    def __init__(
+        self,
+        spiel_game: Any,
+        state: State,
+        views: SharedViews | None = None,
+        shared: bool = False,
+    ) -> None:
         super().__init__(spiel_game)
-        self.machiavel = state
+        # ``shared``: ``state`` is the game's initial position, which every new initial
+        # state reads (OpenSpiel makes one at each observation_tensor call) and which is
+        # copied only when this state first changes, or is handed out as ``machiavel``.
+        self._state = state
+        self._shared = shared
         self.encoding: ActionSpace = spiel_game.actions
+        self.observer: Observer = spiel_game.observer
         self.own_actions: list[list[int]] = [[] for _ in range(state.players)]
         # Views of this very position (shared by every copy of the same position: pyspiel's
         # clone deep-copies each attribute): replaced, never changed in place, by an action.
         self._views = SharedViews() if views is None else views
 
+    @property
+    def machiavel(self) -> State:
+        """The machiavel state, this OpenSpiel state's own."""
+        if self._shared:
+            self._state = self._state.clone()
+            self._shared = False
+        return self._state
+
     def view(self, player: int | None) -> dict[str, Any]:
         """``view(player)`` of the machiavel state, built once per action."""
         seen = self._views.get(player)
         if seen is None:
-            seen = self._views[player] = self.machiavel.view(player)
+            seen = self._views[player] = self._state.view(player)
         return seen
 
     def observation(self, player: int, observer: Observer) -> Vector:
@@ -152,18 +171,54 @@ class MachiavelState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no t
         return vector
 
     def current_player(self) -> int:
-        if self.machiavel.is_over:
+        state = self._state
+        if state.is_over:
             return int(pyspiel.PlayerId.TERMINAL)
-        return self.machiavel.to_move[0]
+        return state.to_move[0]
+
+    # pyspiel's observation_tensor and legal_actions, answered here for Python callers (C++
+    # callers keep pyspiel's way): the same numbers without pyspiel's detours (a new initial
+    # state, two observer passes and a copy through C++ for each tensor). Anything unusual
+    # (no such player, no player to move) goes to pyspiel, for its own answer or error.
+    def observation_tensor(self, *args: Any) -> list[float]:
+        state = self._state
+        if args:
+            player = args[0]
+            if len(args) > 1 or type(player) is not int or not 0 <= player < state.players:
+                return list(super().observation_tensor(*args))
+        elif state.is_over:
+            return list(super().observation_tensor())
+        else:
+            player = state.to_move[0]
+        vector: list[float] = self.observation(player, self.observer).tolist()
+        return vector
+
+    def legal_actions(self, *args: Any) -> list[int]:
+        state = self._state
+        if len(args) > 1 or (args and type(args[0]) is not int):
+            return list(super().legal_actions(*args))
+        if state.is_over:
+            return []
+        current = state.to_move[0]
+        player = args[0] if args else current
+        if player == current:
+            return self._legal_actions(player)
+        if player < 0:
+            return list(super().legal_actions(player))
+        return []  # pyspiel's answer for a player not to move (one at a time, as here)
 
     def _legal_actions(self, player: int) -> list[int]:
-        if player not in self.machiavel.to_move:
+        state = self._state
+        if player not in state.to_move:
             return []
-        return sorted(self.encoding.encode_all(self.machiavel.legal_list(player)))
+        numbers = self.encoding.encode_all(state.legal_list(player))
+        numbers.sort()
+        return numbers
 
     def _apply_action(self, action: int) -> None:
-        player = self.machiavel.to_move[0]
-        self.machiavel.apply(player, self.encoding.decode(action))
+        state = self.machiavel
+        player = state.to_move[0]
+        state.apply(player, self.encoding.decode(action))
         self.own_actions[player].append(int(action))
         self._views = SharedViews()
 
@@ -171,11 +226,11 @@ class MachiavelState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no t
         return f"player {player}: {self.encoding.decode(action)}"
 
     def is_terminal(self) -> bool:
-        return self.machiavel.is_over
+        return self._state.is_over
 
     def returns(self) -> list[float]:
-        shares = [0.0] * self.machiavel.players
-        winners = self.machiavel.winners
+        shares = [0.0] * self._state.players
+        winners = self._state.winners
         for player in winners:
             shares[player] = 1.0 / len(winners)
         return shares
@@ -184,7 +239,7 @@ class MachiavelState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no t
         """A world ``player`` cannot tell from this state, drawn by machiavel's resample
         (its randomness taken from OpenSpiel's sampler)."""
         seed = int(sampler() * SEED_RANGE)
-        world = self.machiavel.resample(player, Rng(seed))
+        world = self._state.resample(player, Rng(seed))
         other = MachiavelState(self.get_game(), world)
         other.own_actions = [list(actions) for actions in self.own_actions]
         return other

@@ -58,17 +58,22 @@ class ActionSpace:
     def encode_all(self, actions: Iterable[str]) -> list[int]:
         """``[encode(a) for a in actions]``, faster: environments number every legal action
         at every step."""
-        number = self._encoding.number
-        numbers = [number(action) for action in actions]
+        actions = actions if isinstance(actions, (list, tuple)) else list(actions)
+        numbers = self._encoding.numbers(actions)
         if None in numbers:
-            self.encode(next(a for a, n in zip(actions, numbers, strict=False) if n is None))
+            self.encode(next(a for a, n in zip(actions, numbers, strict=True) if n is None))
         return numbers  # type: ignore[return-value]  # no None left: checked just above
 
     def mask(self, legal: Iterable[str]) -> npt.NDArray[np.int8]:
         """1 for each of ``legal``, 0 elsewhere (PettingZoo's ``action_mask``)."""
-        mask = np.zeros(self.n, dtype=np.int8)
-        mask[self.encode_all(legal)] = 1
-        return mask
+        legal = legal if isinstance(legal, (list, tuple)) else list(legal)
+        ones = bytearray(self.n)
+        try:
+            self._encoding.mark(legal, ones)
+        except KeyError:
+            self.encode_all(legal)  # raises the error that names the action
+            raise
+        return np.frombuffer(ones, dtype=np.int8)
 
 
 class Observer:
@@ -94,6 +99,4 @@ class Observer:
             raise ValueError(
                 f"this observer is for {self.players} players, the view for {view.get('players')}"
             )
-        out = np.zeros(self.shape, dtype=np.float32)
-        self._encoding.observe(view, out)
-        return out
+        return self._encoding.vector(view)

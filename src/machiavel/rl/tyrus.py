@@ -9,8 +9,11 @@ buildings are the viewer's three, then the rival's three. docs/rl.md lists every
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from typing import ClassVar
+
+import numpy as np
 
 from machiavel.core.contract import JsonDict
 from machiavel.games.tyrus.rules import (
@@ -25,7 +28,7 @@ from machiavel.games.tyrus.rules import (
     WINS_TO_WIN,
 )
 from machiavel.rl.encoding import ListedEncoding, Vector
-from machiavel.rl.layout import Field, Layout, fill, fraction, many_hot, one_hot
+from machiavel.rl.layout import Field, Layout
 
 PLAYERS = 2
 SIDES = ("mine", "rival")
@@ -118,108 +121,195 @@ class Encoding(ListedEncoding):
         return LAYOUT.size
 
     def observe(self, view: JsonDict, out: Vector) -> None:
-        me = _viewer(view)
-        _observe_tiles(view, me, out)
+        out[:] = self.vector(view)
+
+    def vector(self, view: JsonDict) -> Vector:
+        """The observation, as ``observe`` writes it (tests/rl pin its numbers): each 1 put
+        at a position read from tables made once (below), then the fractions."""
+        viewer = view["viewer"]
+        me = 0 if viewer is None else int(viewer)  # a spectator's from player 0's side
+        slots = _SLOTS[me]
+        out = array("f", _ZEROS)  # float32, written number by number (plain loops: the
+        # fastest here), then seen by numpy as is
+        hand = _HAND_SLOT
+        for tile in view["hand"] or ():
+            out[hand[tile]] = 1.0
+        counts = [0, 0, 0, 0, 0, 0]  # hidden tiles in each place
+        for building in view["buildings"]:
+            tiles = building["tiles"]
+            if tiles:
+                place = (building["owner"] != me) * 3 + _KIND[building["kind"]]
+                mine = slots.placed[place]
+                hidden = 0
+                for placed in tiles:
+                    tile = placed["tile"]
+                    if tile is not None and placed["player"] == me:
+                        out[mine[tile]] = 1.0
+                    else:
+                        hidden += 1  # the rival's (a spectator's view: every tile)
+                counts[place] += hidden
         tallies = view["tallies"]
+        mine, rival = _MY_REVEALED_SLOT, _RIVAL_REVEALED_SLOT
         for tally in tallies:
-            _observe_revealed(tally, me, out)
+            for shown in tally["tiles"]:
+                if shown["player"] == me:
+                    out[mine[shown["tile"]]] = 1.0
+                else:
+                    out[rival[shown["tile"]]] = 1.0
         if tallies:
-            _observe_latest_tally(tallies[-1], me, out)
-        _observe_election(view, me, out)
-        _observe_history(view, me, out)
-        _observe_counts(view, me, out)
-        _observe_ending(view, me, out)
+            latest = tallies[-1]
+            for shown in latest["tiles"]:  # by (the building's side, the placer's side)
+                block = _TALLY_TILES_SLOT[shown["building_of"] != me][shown["player"] != me]
+                out[block[shown["tile"]]] = 1.0
+            out[_TALLY_KIND + _KIND[latest["kind"]]] = 1.0
+            out[_TALLY_ELECTION + _ELECTION_INDEX[latest["election"]]] = 1.0
+            winner = latest["winner"]
+            out[_TALLY_WINNER + (2 if winner is None else (winner != me))] = 1.0
+        out[_ELECTION + _ELECTION_INDEX[view["election"]]] = 1.0
+        out[_ELECTION_KIND + _KIND[view["election_kind"]]] = 1.0
+        out[_PLACED + min(view["placed_this_election"], PLACES - 1)] = 1.0
+        if view["election_first_player"] == me:
+            out[_I_BEGIN_ELECTION] = 1.0
+        if view["first_player"] == me:
+            out[_I_BEGIN_ODD] = 1.0
+        if me in view["to_move"]:
+            out[_MY_TURN] = 1.0
+        cards = _CARD_SLOT
+        for number, kind in enumerate(view["cards_turned"]):
+            out[cards[number, kind]] = 1.0
+        results = slots.results
+        for result in view["results"]:
+            out[results[result["election"], result["winner"]]] = 1.0
+        if view["memory_mode"]:
+            out[_MEMORY_MODE] = 1.0
+        if view["is_over"]:
+            out[_IS_OVER] = 1.0
+        for player in view["winners"]:
+            out[_WINNERS + (player != me)] = 1.0
+        final_hands = view.get("final_hands")
+        if final_hands is not None:
+            final = _RIVAL_FINAL_SLOT
+            for tile in final_hands[1 - me]:
+                out[final[tile]] = 1.0
+        if tallies:
+            scores = tallies[-1]["scores"]
+            _write_fraction(out, _TALLY_SCORES, scores[me], _TOP_SCORE_FRACTION)
+            _write_fraction(out, _TALLY_SCORES + 1, scores[1 - me], _TOP_SCORE_FRACTION)
+        for place, count in enumerate(counts):
+            if count:
+                _write_fraction(out, _HIDDEN + place, count, _IN_BUILDING_FRACTION)
+        remaining = view["cards_remaining"]
+        for slot, kind in _CARDS_REMAINING_SLOTS:
+            _write_fraction(out, slot, remaining[kind], _OF_KIND_FRACTION)
+        for slot, name, fractions in _PAIRS:
+            values = view[name]
+            _write_fraction(out, slot, values[me], fractions)
+            _write_fraction(out, slot + 1, values[1 - me], fractions)
+        return np.frombuffer(out, dtype=np.float32)
 
 
-def _viewer(view: JsonDict) -> int:
-    """The seat the observation is written from (a spectator's from player 0's)."""
-    viewer = view["viewer"]
-    return 0 if viewer is None else int(viewer)
+_N = len(TILES)
+_KIND = {kind: index for index, kind in enumerate(KINDS)}
+_ELECTION_INDEX = {election: election - 1 for election in range(1, ELECTIONS + 1)}
+_HAND_SLOT = {tile: FIELDS["hand"].offset + index for tile, index in TILE_ORDER.items()}
+_RIVAL_FINAL_SLOT = {
+    tile: FIELDS["rival_final_hand"].offset + index for tile, index in TILE_ORDER.items()
+}
+_MY_REVEALED_SLOT = {tile: FIELDS["my_revealed"].offset + i for tile, i in TILE_ORDER.items()}
+_RIVAL_REVEALED_SLOT = {tile: FIELDS["rival_revealed"].offset + i for tile, i in TILE_ORDER.items()}
+# [building's side][placer's side] (0: the viewer, 1: the rival) -> the slot of each tile
+_TALLY_TILES_SLOT = [
+    [
+        {
+            tile: FIELDS["tally_tiles"].offset + (building * 2 + placer) * _N + i
+            for tile, i in TILE_ORDER.items()
+        }
+        for placer in range(2)
+    ]
+    for building in range(2)
+]
+_CARD_SLOT = {
+    (number, kind): FIELDS["card_kinds"].offset + number * len(KINDS) + index
+    for number in range(ELECTIONS)
+    for kind, index in _KIND.items()
+}
+_TALLY_KIND = FIELDS["tally_kind"].offset
+_TALLY_ELECTION = FIELDS["tally_election"].offset
+_TALLY_WINNER = FIELDS["tally_winner"].offset
+_ELECTION = FIELDS["election"].offset
+_ELECTION_KIND = FIELDS["election_kind"].offset
+_PLACED = FIELDS["placed"].offset
+_I_BEGIN_ELECTION = FIELDS["i_begin_election"].offset
+_I_BEGIN_ODD = FIELDS["i_begin_odd"].offset
+_MY_TURN = FIELDS["my_turn"].offset
 
 
-def _side(player: int, me: int) -> int:
-    """0 for the viewer, 1 for the rival."""
-    return 0 if player == me else 1
+def _fraction(count: float, maximum: float) -> float:
+    """``count / maximum``, kept within [0, 1] (a count past its usual maximum reads 1)."""
+    return min(max(count / maximum, 0.0), 1.0)
 
 
-def _tile_indices(tiles: Sequence[str]) -> list[int]:
-    return [TILE_ORDER[tile] for tile in tiles]
+class _Fractions(dict[float, float]):
+    """``_fraction(count, maximum)`` of the counts a view may hold, looked up."""
+
+    def __init__(self, maximum: int) -> None:
+        super().__init__((count, _fraction(count, maximum)) for count in range(4 * maximum))
+        self.maximum = maximum
 
 
-def _observe_tiles(view: JsonDict, me: int, out: Vector) -> None:
-    """The viewer's hand and the tiles standing in the six buildings."""
-    many_hot(out, FIELDS["hand"], _tile_indices(view["hand"] or []))
-    hidden = [0.0] * 6
-    for building in view["buildings"]:
-        place = _side(building["owner"], me) * 3 + KINDS.index(building["kind"])
-        for placed in building["tiles"]:
-            if placed["player"] == me and placed["tile"] is not None:
-                one_hot(out, FIELDS["my_placed"], place * len(TILES) + TILE_ORDER[placed["tile"]])
-            else:
-                hidden[place] += 1  # the rival's (a spectator's view: every tile)
-    fill(out, FIELDS["hidden_placed"], [fraction(c, MOST_IN_BUILDING) for c in hidden])
+def _write_fraction(out: array[float], slot: int, count: float, fractions: _Fractions) -> None:
+    value = fractions.get(count)
+    out[slot] = _fraction(count, fractions.maximum) if value is None else value
 
 
-def _observe_revealed(tally: JsonDict, me: int, out: Vector) -> None:
-    for shown in tally["tiles"]:
-        name = "my_revealed" if shown["player"] == me else "rival_revealed"
-        one_hot(out, FIELDS[name], TILE_ORDER[shown["tile"]])
+_ZEROS = bytes(4 * LAYOUT.size)
+_HIDDEN = FIELDS["hidden_placed"].offset
+_TALLY_SCORES = FIELDS["tally_scores"].offset
+_IN_BUILDING_FRACTION = _Fractions(MOST_IN_BUILDING)
+_TOP_SCORE_FRACTION = _Fractions(TOP_SCORE)
+_OF_KIND_FRACTION = _Fractions(CARDS_OF_KIND)
+_CARDS_REMAINING_SLOTS = [
+    (FIELDS["cards_remaining"].offset + k, kind) for k, kind in enumerate(KINDS)
+]
+_PAIRS = [
+    (FIELDS[name].offset, name, _Fractions(maximum))
+    for name, maximum in [
+        ("elections_won", WINS_TO_WIN),
+        ("hand_counts", OPENING_HAND),
+        ("reserve_counts", RESERVE),
+        ("discard_counts", MOST_PLACED),
+    ]
+]
+_MEMORY_MODE = FIELDS["memory_mode"].offset
+_IS_OVER = FIELDS["is_over"].offset
+_WINNERS = FIELDS["winners"].offset
 
 
-def _observe_latest_tally(tally: JsonDict, me: int, out: Vector) -> None:
-    one_hot(out, FIELDS["tally_kind"], KINDS.index(tally["kind"]))
-    one_hot(out, FIELDS["tally_election"], tally["election"] - 1)
-    scores = tally["scores"]
-    fill(
-        out,
-        FIELDS["tally_scores"],
-        [fraction(scores[me], TOP_SCORE), fraction(scores[1 - me], TOP_SCORE)],
-    )
-    one_hot(out, FIELDS["tally_winner"], _result_index(tally["winner"], me))
-    for shown in tally["tiles"]:
-        block = _side(shown["building_of"], me) * 2 + _side(shown["player"], me)
-        one_hot(out, FIELDS["tally_tiles"], block * len(TILES) + TILE_ORDER[shown["tile"]])
+class _Slots:
+    """Where the ones of a viewer's observation go, by what the view lists."""
+
+    def __init__(self, me: int) -> None:
+        players = range(PLAYERS)
+
+        def side(player: int) -> int:  # 0 for the viewer, 1 for the rival
+            return 0 if player == me else 1
+
+        # the slot of each of the viewer's tiles in each place (the viewer's citadel, market,
+        # temple, then the rival's)
+        self.placed = [
+            {
+                tile: FIELDS["my_placed"].offset + place * _N + index
+                for tile, index in TILE_ORDER.items()
+            }
+            for place in range(6)
+        ]
+        self.results = {
+            (election, winner): FIELDS["card_winners"].offset
+            + (election - 1) * 3
+            + (2 if winner is None else side(winner))
+            for election in range(1, ELECTIONS + 1)
+            for winner in [*players, None]
+        }
 
 
-def _result_index(winner: int | None, me: int) -> int:
-    """0: the viewer won, 1: the rival, 2: a null election."""
-    return 2 if winner is None else _side(winner, me)
-
-
-def _observe_election(view: JsonDict, me: int, out: Vector) -> None:
-    one_hot(out, FIELDS["election"], view["election"] - 1)
-    one_hot(out, FIELDS["election_kind"], KINDS.index(view["election_kind"]))
-    one_hot(out, FIELDS["placed"], min(view["placed_this_election"], PLACES - 1))
-    out[FIELDS["i_begin_election"].offset] = float(view["election_first_player"] == me)
-    out[FIELDS["i_begin_odd"].offset] = float(view["first_player"] == me)
-    out[FIELDS["my_turn"].offset] = float(me in view["to_move"])
-    remaining = view["cards_remaining"]
-    fill(out, FIELDS["cards_remaining"], [fraction(remaining[k], CARDS_OF_KIND) for k in KINDS])
-
-
-def _observe_history(view: JsonDict, me: int, out: Vector) -> None:
-    """The card of every election turned so far and the result of every one held."""
-    for number, kind in enumerate(view["cards_turned"]):
-        one_hot(out, FIELDS["card_kinds"], number * len(KINDS) + KINDS.index(kind))
-    for result in view["results"]:
-        index = _result_index(result["winner"], me)
-        one_hot(out, FIELDS["card_winners"], (result["election"] - 1) * 3 + index)
-
-
-def _observe_counts(view: JsonDict, me: int, out: Vector) -> None:
-    def pair(values: Sequence[int], maximum: int) -> list[float]:
-        return [fraction(values[me], maximum), fraction(values[1 - me], maximum)]
-
-    fill(out, FIELDS["elections_won"], pair(view["elections_won"], WINS_TO_WIN))
-    fill(out, FIELDS["hand_counts"], pair(view["hand_counts"], OPENING_HAND))
-    fill(out, FIELDS["reserve_counts"], pair(view["reserve_counts"], RESERVE))
-    fill(out, FIELDS["discard_counts"], pair(view["discard_counts"], MOST_PLACED))
-    out[FIELDS["memory_mode"].offset] = float(bool(view["memory_mode"]))
-
-
-def _observe_ending(view: JsonDict, me: int, out: Vector) -> None:
-    out[FIELDS["is_over"].offset] = float(bool(view["is_over"]))
-    many_hot(out, FIELDS["winners"], [_side(p, me) for p in view["winners"]])
-    final_hands = view.get("final_hands")
-    if final_hands is not None:
-        many_hot(out, FIELDS["rival_final_hand"], _tile_indices(final_hands[1 - me]))
+_SLOTS = [_Slots(me) for me in range(PLAYERS)]
