@@ -11,7 +11,7 @@ Tordu cards in letter order (G7), then the count (G4).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import chain, combinations, compress
 from typing import TYPE_CHECKING
 
@@ -73,6 +73,12 @@ def _without_each(waiting: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
 STILL_WAITING = {
     waiting: _without_each(waiting) for waiting in combinations_by_size(range(max(EVERYONE)))
 }
+
+
+# Rng.below(bound) takes the first 64-bit draw under DRAW_LIMITS[bound] (a multiple of
+# bound: every index equally likely), modulo bound; up to 9 guilds or 6 players.
+DRAW_LIMITS = (0, *((1 << 64) - (1 << 64) % bound for bound in range(1, GUILD_COUNT + 1)))
+SINGLE = tuple((guild,) for guild in GUILDS)  # a card chosen, as _play's actions.SIMPLE
 
 
 def zeros() -> list[int]:
@@ -646,17 +652,28 @@ class GuildesState(State):
             return kept[guilds[0]] >= 2
         return all(kept[g] > 0 for g in guilds)
 
-    def _legal(self, player: int) -> list[str]:
+    def _one_card(self) -> tuple[list[list[int]], tuple[str, ...]] | None:
+        """When those to move choose one card of a guild: each player's counts chosen
+        from and the action of each guild (a player's legal actions, in this order, are
+        the guilds held); None for the other choices (two cards placed at once, Coup
+        Tordu cards)."""
         phase = self.phase
-        # compress: the action of each guild held (counts are never negative)
         if phase == DRAFT:
-            return list(compress(act.KEEP, self.packets[player]))
-        kept = self.kept[player]
-        if phase == REDISTRIBUTE:
-            return list(compress(act.DISCARD, kept))
+            return self.packets, act.KEEP
         if phase == PLACE:
-            if self.batch == 1:
-                return list(compress(act.PLACE, kept))
+            return (self.kept, act.PLACE) if self.batch == 1 else None
+        if phase == REDISTRIBUTE:
+            return self.kept, act.DISCARD
+        return None
+
+    def _legal(self, player: int) -> list[str]:
+        one_card = self._one_card()
+        if one_card is not None:
+            rows, actions = one_card
+            # compress: the action of each guild held (counts are never negative)
+            return list(compress(actions, rows[player]))
+        if self.phase == PLACE:
+            kept = self.kept[player]
             held = guilds_in(kept)
             return [
                 act.PLACE_PAIR[a][b]
@@ -673,16 +690,78 @@ class GuildesState(State):
             self._play_trick(player, verb, numbers, action)
             return
         # Drafting, Redistribution and placing take only the simple actions.
-        numbers = act.SIMPLE[action][1]
-        if phase == PLACE and self.seq_first >= 0:
-            self._place_in_turn(player, numbers[0])
+        self._choose(player, act.SIMPLE[action][1])
+
+    def _choose(self, player: int, guilds: tuple[int, ...]) -> None:
+        """A card kept, given or placed (two at once with 'Pose d'une ou deux')."""
+        if self.seq_first >= 0:  # placing in turn (-1 in every round until then)
+            self._place_in_turn(player, guilds[0])
             return
-        # A simultaneous choice, kept face down until everyone has chosen; written here,
-        # not in a function of its own: it is most of the actions of search's play-outs.
-        self.pending[player] = numbers
+        # A simultaneous choice, kept face down until everyone has chosen.
+        self.pending[player] = guilds
         self.waiting = STILL_WAITING[self.waiting][player]
         if not self.waiting:
             self._carry_out_choices()
+
+    def random_playout(self, rng: Rng, limit: int) -> int:
+        """The contract's loop, the same draws and the same actions, without its strings:
+        search plays about 180 random actions an iteration, and the contract's step (legal
+        list, choice of a string, parsing it back) costs as much as the rules themselves.
+
+        Where one card is chosen (``_one_card``: nearly every action), the index drawn
+        into the legal list is taken into the guilds held, in the list's order; other
+        steps are the contract's own.
+        """
+        if limit <= 0 or not self.waiting:
+            return 0
+        self._legal_cache.clear()  # as play_legal leaves them; the loop adds to neither
+        self._legal_sets.clear()
+        next_u64, history = rng.next_u64, self.history
+        played = 0
+        while played < limit and (waiting := self.waiting):
+            one_card = self._one_card()
+            if one_card is None:  # two cards placed at once, Coup Tordu: rare
+                player = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
+                self.play_legal(player, rng.choice(self._legal_list(player)))
+                played += 1
+                continue
+            rows, actions = one_card
+            if self.seq_first >= 0:  # placing in turn: one player, then the next
+                player = waiting[0]
+                guild = self._random_guild(rows[player], next_u64)
+                self._place_in_turn(player, guild)
+                history.append((player, actions[guild]))
+                played += 1
+                continue
+            # A simultaneous choice (as _choose): the players still waiting choose one
+            # after another, in random order, and the choices are carried out together.
+            pending = self.pending
+            while waiting and played < limit:
+                count = len(waiting)
+                if count == 1:
+                    player = waiting[0]
+                else:  # rng.choice(waiting), the draw written out (see Rng.below)
+                    while (draw := next_u64()) >= DRAW_LIMITS[count]:
+                        pass
+                    player = waiting[draw % count]
+                guild = self._random_guild(rows[player], next_u64)
+                pending[player] = SINGLE[guild]
+                waiting = STILL_WAITING[waiting][player]
+                history.append((player, actions[guild]))
+                played += 1
+            self.waiting = waiting
+            if not waiting:
+                self._carry_out_choices()
+        return played
+
+    @staticmethod
+    def _random_guild(cards: list[int], next_u64: Callable[[], int]) -> int:
+        """``rng.choice`` of the guilds held, which are the legal list's in its order."""
+        held = list(compress(GUILDS, cards))
+        count = len(held)
+        while (draw := next_u64()) >= DRAW_LIMITS[count]:
+            pass
+        return held[draw % count]
 
     def explain_illegal(self, player: int, action: str) -> str:
         try:
