@@ -11,7 +11,7 @@ Tordu cards in letter order (G7), then the count (G4).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import chain, combinations, compress
 from typing import TYPE_CHECKING
 
@@ -710,7 +710,8 @@ class GuildesState(State):
 
         Where one card is chosen (``_one_card``: nearly every action), the index drawn
         into the legal list is taken into the guilds held, in the list's order; other
-        steps are the contract's own.
+        steps are the contract's own. Each ``rng.choice(items)`` is written out as
+        ``Rng.below`` draws: ``next_u64`` until under ``DRAW_LIMITS[len(items)]``.
         """
         if limit <= 0 or not self.waiting:
             return 0
@@ -726,42 +727,35 @@ class GuildesState(State):
                 played += 1
                 continue
             rows, actions = one_card
-            if self.seq_first >= 0:  # placing in turn: one player, then the next
-                player = waiting[0]
-                guild = self._random_guild(rows[player], next_u64)
-                self._place_in_turn(player, guild)
-                history.append((player, actions[guild]))
-                played += 1
-                continue
-            # A simultaneous choice (as _choose): the players still waiting choose one
-            # after another, in random order, and the choices are carried out together.
-            pending = self.pending
-            while waiting and played < limit:
-                count = len(waiting)
+            # Those waiting choose one after another in random order (placing in turn:
+            # the one player waiting). ``left`` is ``waiting`` as each choice leaves it
+            # (``_choose``: STILL_WAITING), without a look-up.
+            in_turn, pending, left = self.seq_first >= 0, self.pending, list(waiting)
+            player = guild = -1
+            while left and played < limit:
+                count = len(left)
                 if count == 1:
-                    player = waiting[0]
-                else:  # rng.choice(waiting), the draw written out (see Rng.below)
+                    player = left.pop()
+                else:
                     while (draw := next_u64()) >= DRAW_LIMITS[count]:
                         pass
-                    player = waiting[draw % count]
-                guild = self._random_guild(rows[player], next_u64)
-                pending[player] = SINGLE[guild]
-                waiting = STILL_WAITING[waiting][player]
+                    player = left.pop(draw % count)
+                held = list(compress(GUILDS, rows[player]))  # the legal list's guilds
+                count = len(held)
+                while (draw := next_u64()) >= DRAW_LIMITS[count]:
+                    pass
+                guild = held[draw % count]
                 history.append((player, actions[guild]))
                 played += 1
-            self.waiting = waiting
-            if not waiting:
-                self._carry_out_choices()
+                if not in_turn:  # a simultaneous choice, kept until everyone has chosen
+                    pending[player] = SINGLE[guild]
+            if in_turn:
+                self._place_in_turn(player, guild)
+            else:
+                self.waiting = tuple(left)
+                if not left:
+                    self._carry_out_choices()
         return played
-
-    @staticmethod
-    def _random_guild(cards: list[int], next_u64: Callable[[], int]) -> int:
-        """``rng.choice`` of the guilds held, which are the legal list's in its order."""
-        held = list(compress(GUILDS, cards))
-        count = len(held)
-        while (draw := next_u64()) >= DRAW_LIMITS[count]:
-            pass
-        return held[draw % count]
 
     def explain_illegal(self, player: int, action: str) -> str:
         try:
