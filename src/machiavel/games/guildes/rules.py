@@ -717,7 +717,7 @@ class GuildesState(State):
             return 0
         self._legal_cache.clear()  # as play_legal leaves them; the loop adds to neither
         self._legal_sets.clear()
-        next_u64, history = rng.next_u64, self.history
+        next_u64, record, limits = rng.next_u64, self.history.append, DRAW_LIMITS
         played = 0
         while played < limit and (waiting := self.waiting):
             one_card = self._one_card()
@@ -732,23 +732,23 @@ class GuildesState(State):
             # (``_choose``: STILL_WAITING), without a look-up.
             in_turn, pending, left = self.seq_first >= 0, self.pending, list(waiting)
             player = guild = -1
-            while left and played < limit:
-                count = len(left)
+            choices = min(len(left), limit - played)
+            for count in range(len(left), len(left) - choices, -1):  # count: len(left)
                 if count == 1:
                     player = left.pop()
                 else:
-                    while (draw := next_u64()) >= DRAW_LIMITS[count]:
+                    while (draw := next_u64()) >= limits[count]:
                         pass
                     player = left.pop(draw % count)
                 held = list(compress(GUILDS, rows[player]))  # the legal list's guilds
-                count = len(held)
-                while (draw := next_u64()) >= DRAW_LIMITS[count]:
+                options = len(held)
+                while (draw := next_u64()) >= limits[options]:
                     pass
-                guild = held[draw % count]
-                history.append((player, actions[guild]))
-                played += 1
+                guild = held[draw % options]
+                record((player, actions[guild]))
                 if not in_turn:  # a simultaneous choice, kept until everyone has chosen
                     pending[player] = SINGLE[guild]
+            played += choices
             if in_turn:
                 self._place_in_turn(player, guild)
             else:
