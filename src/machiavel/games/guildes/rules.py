@@ -192,10 +192,12 @@ class GuildesState(State):
         self.direction = EVENT_DIRECTIONS[self.event]
         deal = DEALT[n]  # G1: new cards from the remaining deck every round
         self.packets = []
-        for _ in range(n):
+        deck = self.deck
+        for _ in range(n):  # each hand the top ``deal`` cards (the end of the list)
             hand = zeros()
-            for _ in range(deal):
-                hand[self.deck.pop()] += 1
+            for guild in deck[-deal:]:
+                hand[guild] += 1
+            del deck[-deal:]
             self.packets.append(hand)
         self.packet_size = deal
         self.kept = [zeros() for _ in range(n)]
