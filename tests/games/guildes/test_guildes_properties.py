@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import machiavel
+from machiavel.core.contract import State
 from machiavel.core.playout import random_playout, random_step
 from machiavel.core.rng import Rng
 from machiavel.games.guildes.count import count_votes
@@ -244,3 +245,25 @@ def test_what_a_player_knows_of_the_discard_is_there(
                 known = known_discard(state, player)
                 assert all(k <= d for k, d in zip(known, state.discard, strict=True))
         random_step(state, rng)
+
+
+@pytest.mark.parametrize(("players", "events", "tricks"), SETUPS)
+@settings(max_examples=10)
+@given(seed=seeds, start=st.integers(0, 260), limit=st.integers(1, 400))
+def test_own_random_playout_plays_what_the_contracts_loop_plays(
+    players: int, events: bool, tricks: bool, seed: int, start: int, limit: int
+) -> None:
+    """``GuildesState.random_playout`` draws the same numbers and plays the same actions
+    as the contract's loop, from anywhere in a game with every option mix (the
+    conformance suite's check plays the default options only)."""
+    state = new_game(players, seed, events, tricks)
+    State.random_playout(state, Rng(seed), start)
+    if state.to_move:  # a legal list in the cache, as search leaves one
+        state.legal_list(state.to_move[0])
+    own, reference = state.clone(), state.clone()
+    own_rng, reference_rng = Rng(seed + 1), Rng(seed + 1)
+    played = own.random_playout(own_rng, limit)
+    assert played == State.random_playout(reference, reference_rng, limit)
+    assert own.history == reference.history
+    assert own.to_json() == reference.to_json()
+    assert own_rng.state == reference_rng.state

@@ -75,6 +75,12 @@ STILL_WAITING = {
 }
 
 
+# Rng.below(bound) takes the first 64-bit draw under DRAW_LIMITS[bound] (a multiple of
+# bound: every index equally likely), modulo bound; up to 9 guilds or 6 players.
+DRAW_LIMITS = (0, *((1 << 64) - (1 << 64) % bound for bound in range(1, GUILD_COUNT + 1)))
+SINGLE = tuple((guild,) for guild in GUILDS)  # a card chosen, as _play's actions.SIMPLE
+
+
 def zeros() -> list[int]:
     return [0] * GUILD_COUNT
 
@@ -186,10 +192,12 @@ class GuildesState(State):
         self.direction = EVENT_DIRECTIONS[self.event]
         deal = DEALT[n]  # G1: new cards from the remaining deck every round
         self.packets = []
-        for _ in range(n):
+        deck = self.deck
+        for _ in range(n):  # each hand the top ``deal`` cards (the end of the list)
             hand = zeros()
-            for _ in range(deal):
-                hand[self.deck.pop()] += 1
+            for guild in deck[-deal:]:
+                hand[guild] += 1
+            del deck[-deal:]
             self.packets.append(hand)
         self.packet_size = deal
         self.kept = [zeros() for _ in range(n)]
@@ -646,17 +654,28 @@ class GuildesState(State):
             return kept[guilds[0]] >= 2
         return all(kept[g] > 0 for g in guilds)
 
-    def _legal(self, player: int) -> list[str]:
+    def _one_card(self) -> tuple[list[list[int]], tuple[str, ...]] | None:
+        """When those to move choose one card of a guild: each player's counts chosen
+        from and the action of each guild (a player's legal actions, in this order, are
+        the guilds held); None for the other choices (two cards placed at once, Coup
+        Tordu cards)."""
         phase = self.phase
-        # compress: the action of each guild held (counts are never negative)
         if phase == DRAFT:
-            return list(compress(act.KEEP, self.packets[player]))
-        kept = self.kept[player]
-        if phase == REDISTRIBUTE:
-            return list(compress(act.DISCARD, kept))
+            return self.packets, act.KEEP
         if phase == PLACE:
-            if self.batch == 1:
-                return list(compress(act.PLACE, kept))
+            return (self.kept, act.PLACE) if self.batch == 1 else None
+        if phase == REDISTRIBUTE:
+            return self.kept, act.DISCARD
+        return None
+
+    def _legal(self, player: int) -> list[str]:
+        one_card = self._one_card()
+        if one_card is not None:
+            rows, actions = one_card
+            # compress: the action of each guild held (counts are never negative)
+            return list(compress(actions, rows[player]))
+        if self.phase == PLACE:
+            kept = self.kept[player]
             held = guilds_in(kept)
             return [
                 act.PLACE_PAIR[a][b]
@@ -673,16 +692,72 @@ class GuildesState(State):
             self._play_trick(player, verb, numbers, action)
             return
         # Drafting, Redistribution and placing take only the simple actions.
-        numbers = act.SIMPLE[action][1]
-        if phase == PLACE and self.seq_first >= 0:
-            self._place_in_turn(player, numbers[0])
+        self._choose(player, act.SIMPLE[action][1])
+
+    def _choose(self, player: int, guilds: tuple[int, ...]) -> None:
+        """A card kept, given or placed (two at once with 'Pose d'une ou deux')."""
+        if self.seq_first >= 0:  # placing in turn (-1 in every round until then)
+            self._place_in_turn(player, guilds[0])
             return
-        # A simultaneous choice, kept face down until everyone has chosen; written here,
-        # not in a function of its own: it is most of the actions of search's play-outs.
-        self.pending[player] = numbers
+        # A simultaneous choice, kept face down until everyone has chosen.
+        self.pending[player] = guilds
         self.waiting = STILL_WAITING[self.waiting][player]
         if not self.waiting:
             self._carry_out_choices()
+
+    def random_playout(self, rng: Rng, limit: int) -> int:
+        """The contract's loop, the same draws and the same actions, without its strings:
+        search plays about 180 random actions an iteration, and the contract's step (legal
+        list, choice of a string, parsing it back) costs as much as the rules themselves.
+
+        Where one card is chosen (``_one_card``: nearly every action), the index drawn
+        into the legal list is taken into the guilds held, in the list's order; other
+        steps are the contract's own. Each ``rng.choice(items)`` is written out as
+        ``Rng.below`` draws: ``next_u64`` until under ``DRAW_LIMITS[len(items)]``.
+        """
+        if limit <= 0 or not self.waiting:
+            return 0
+        self._legal_cache.clear()  # as play_legal leaves them; the loop adds to neither
+        self._legal_sets.clear()
+        next_u64, record, limits = rng.next_u64, self.history.append, DRAW_LIMITS
+        played = 0
+        while played < limit and (waiting := self.waiting):
+            one_card = self._one_card()
+            if one_card is None:  # two cards placed at once, Coup Tordu: rare
+                player = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
+                self.play_legal(player, rng.choice(self._legal_list(player)))
+                played += 1
+                continue
+            rows, actions = one_card
+            # Those waiting choose one after another in random order (placing in turn:
+            # the one player waiting). ``left`` is ``waiting`` as each choice leaves it
+            # (``_choose``: STILL_WAITING), without a look-up.
+            in_turn, pending, left = self.seq_first >= 0, self.pending, list(waiting)
+            player = guild = -1
+            choices = min(len(left), limit - played)
+            for count in range(len(left), len(left) - choices, -1):  # count: len(left)
+                if count == 1:
+                    player = left.pop()
+                else:
+                    while (draw := next_u64()) >= limits[count]:
+                        pass
+                    player = left.pop(draw % count)
+                held = list(compress(GUILDS, rows[player]))  # the legal list's guilds
+                options = len(held)
+                while (draw := next_u64()) >= limits[options]:
+                    pass
+                guild = held[draw % options]
+                record((player, actions[guild]))
+                if not in_turn:  # a simultaneous choice, kept until everyone has chosen
+                    pending[player] = SINGLE[guild]
+            played += choices
+            if in_turn:
+                self._place_in_turn(player, guild)
+            else:
+                self.waiting = tuple(left)
+                if not left:
+                    self._carry_out_choices()
+        return played
 
     def explain_illegal(self, player: int, action: str) -> str:
         try:
