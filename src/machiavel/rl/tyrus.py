@@ -10,8 +10,8 @@ buildings are the viewer's three, then the rival's three. docs/rl.md lists every
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
-from typing import ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -113,6 +113,12 @@ class Encoding(ListedEncoding):
 
     version: ClassVar[int] = 1
 
+    def __init__(self, players: int, options: Mapping[str, Any]) -> None:
+        super().__init__(players, options)
+        # By viewer: (the latest tally of the last view read, how many, the vector of zeros
+        # with what those tallies give written in), as bytes of float32.
+        self._tallies_seen: list[tuple[JsonDict, int, bytes] | None] = [None] * PLAYERS
+
     def every_action(self) -> Sequence[str]:
         return [action for tile in TILES for action in ACTIONS_OF_TILE[tile]]
 
@@ -129,7 +135,21 @@ class Encoding(ListedEncoding):
         viewer = view["viewer"]
         me = 0 if viewer is None else int(viewer)  # a spectator's from player 0's side
         slots = _SLOTS[me]
-        out = array("f", _ZEROS)  # float32, written number by number (plain loops: the
+        # What the tallies give is written first, in a vector of its own made once per
+        # tally and viewer: views share their tallies until the next (Tyrus's engine
+        # copies each tally once for them), so the same tally objects mean the same numbers.
+        tallies = view["tallies"]
+        if tallies:
+            latest = tallies[-1]
+            seen = self._tallies_seen[me]
+            if seen is not None and seen[0] is latest and seen[1] == len(tallies):
+                base = seen[2]
+            else:
+                base = _tallies_vector(tallies, me)
+                self._tallies_seen[me] = (latest, len(tallies), base)
+        else:
+            base = _ZEROS
+        out = array("f", base)  # float32, written number by number (plain loops: the
         # fastest here), then seen by numpy as is
         hand = _HAND_SLOT
         for tile in view["hand"] or ():
@@ -148,23 +168,6 @@ class Encoding(ListedEncoding):
                     else:
                         hidden += 1  # the rival's (a spectator's view: every tile)
                 counts[place] += hidden
-        tallies = view["tallies"]
-        mine, rival = _MY_REVEALED_SLOT, _RIVAL_REVEALED_SLOT
-        for tally in tallies:
-            for shown in tally["tiles"]:
-                if shown["player"] == me:
-                    out[mine[shown["tile"]]] = 1.0
-                else:
-                    out[rival[shown["tile"]]] = 1.0
-        if tallies:
-            latest = tallies[-1]
-            for shown in latest["tiles"]:  # by (the building's side, the placer's side)
-                block = _TALLY_TILES_SLOT[shown["building_of"] != me][shown["player"] != me]
-                out[block[shown["tile"]]] = 1.0
-            out[_TALLY_KIND + _KIND[latest["kind"]]] = 1.0
-            out[_TALLY_ELECTION + _ELECTION_INDEX[latest["election"]]] = 1.0
-            winner = latest["winner"]
-            out[_TALLY_WINNER + (2 if winner is None else (winner != me))] = 1.0
         out[_ELECTION + _ELECTION_INDEX[view["election"]]] = 1.0
         out[_ELECTION_KIND + _KIND[view["election_kind"]]] = 1.0
         out[_PLACED + min(view["placed_this_election"], PLACES - 1)] = 1.0
@@ -191,10 +194,6 @@ class Encoding(ListedEncoding):
             final = _RIVAL_FINAL_SLOT
             for tile in final_hands[1 - me]:
                 out[final[tile]] = 1.0
-        if tallies:
-            scores = tallies[-1]["scores"]
-            _write_fraction(out, _TALLY_SCORES, scores[me], _TOP_SCORE_FRACTION)
-            _write_fraction(out, _TALLY_SCORES + 1, scores[1 - me], _TOP_SCORE_FRACTION)
         for place, count in enumerate(counts):
             if count:
                 _write_fraction(out, _HIDDEN + place, count, _IN_BUILDING_FRACTION)
@@ -206,6 +205,32 @@ class Encoding(ListedEncoding):
             _write_fraction(out, slot, values[me], fractions)
             _write_fraction(out, slot + 1, values[1 - me], fractions)
         return np.frombuffer(out, dtype=np.float32)
+
+
+def _tallies_vector(tallies: list[JsonDict], me: int) -> bytes:
+    """A vector of zeros with what ``tallies`` (a view's, not empty) give ``me`` written
+    in: the tiles they revealed, and the latest tally's tiles, kind, election, result and
+    scores (each in fields of its own, so written apart from the rest)."""
+    out = array("f", _ZEROS)
+    mine, rival = _MY_REVEALED_SLOT, _RIVAL_REVEALED_SLOT
+    for tally in tallies:
+        for shown in tally["tiles"]:
+            if shown["player"] == me:
+                out[mine[shown["tile"]]] = 1.0
+            else:
+                out[rival[shown["tile"]]] = 1.0
+    latest = tallies[-1]
+    for shown in latest["tiles"]:  # by (the building's side, the placer's side)
+        block = _TALLY_TILES_SLOT[shown["building_of"] != me][shown["player"] != me]
+        out[block[shown["tile"]]] = 1.0
+    out[_TALLY_KIND + _KIND[latest["kind"]]] = 1.0
+    out[_TALLY_ELECTION + _ELECTION_INDEX[latest["election"]]] = 1.0
+    winner = latest["winner"]
+    out[_TALLY_WINNER + (2 if winner is None else (winner != me))] = 1.0
+    scores = latest["scores"]
+    _write_fraction(out, _TALLY_SCORES, scores[me], _TOP_SCORE_FRACTION)
+    _write_fraction(out, _TALLY_SCORES + 1, scores[1 - me], _TOP_SCORE_FRACTION)
+    return out.tobytes()
 
 
 _N = len(TILES)

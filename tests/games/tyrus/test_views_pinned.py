@@ -60,8 +60,10 @@ def test_views_are_pinned(memory_mode: bool) -> None:
 
 
 def test_a_caller_changing_a_view_changes_nothing_else() -> None:
-    """Views are the caller's own: emptying every list and dict of one view leaves the
-    state, its later views and the other players' views as they were."""
+    """Views are the caller's own, but for the tallies in them (copies made once per tally,
+    shared by the views until the next): changing every other list and dict of one view,
+    and the list of tallies itself, leaves the state, its later views and the other
+    players' views as they were; changing even the tallies leaves the state as it was."""
     for memory_mode in (False, True):
         state = GAME.new(2, seed=3, options={"memory_mode": memory_mode})
         rng = Rng(3)
@@ -72,6 +74,9 @@ def test_a_caller_changing_a_view_changes_nothing_else() -> None:
                 _scramble(state.view(viewer))
                 assert _dump(state.view(viewer)) == expected[viewer]
             assert _dump(state.to_json()) == snapshot
+            changed = state.clone()
+            _scramble(changed.view(0), tallies_too=True)
+            assert _dump(changed.to_json()) == snapshot
             player = state.to_move[0]
             state.apply(player, rng.choice(state.legal_actions(player)))
         expected = {viewer: _dump(state.view(viewer)) for viewer in (0, 1, None)}
@@ -80,13 +85,17 @@ def test_a_caller_changing_a_view_changes_nothing_else() -> None:
             assert _dump(state.view(viewer)) == expected[viewer]
 
 
-def _scramble(data: object) -> None:
-    """Change every list and dict inside ``data`` in place, deepest first."""
+def _scramble(data: object, tallies_too: bool = False) -> None:
+    """Change every list and dict inside ``data`` in place, deepest first (the entries of a
+    view's tallies only if ``tallies_too``)."""
     if isinstance(data, list):
         for item in data:
-            _scramble(item)
+            _scramble(item, tallies_too)
         data.append("changed")
     elif isinstance(data, dict):
-        for item in data.values():
-            _scramble(item)
+        for key, item in data.items():
+            if key == "tallies" and not tallies_too:
+                item.append("changed")
+            else:
+                _scramble(item, tallies_too)
         data["changed"] = True
