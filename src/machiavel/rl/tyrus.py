@@ -194,16 +194,34 @@ class Encoding(ListedEncoding):
             final = _RIVAL_FINAL_SLOT
             for tile in final_hands[1 - me]:
                 out[final[tile]] = 1.0
+        # The fractions, looked up (written by _write_fraction only past the tables).
+        in_building = _IN_BUILDING_FRACTION
         for place, count in enumerate(counts):
             if count:
-                _write_fraction(out, _HIDDEN + place, count, _IN_BUILDING_FRACTION)
+                value = in_building.get(count)
+                if value is None:
+                    _write_fraction(out, _HIDDEN + place, count, in_building)
+                else:
+                    out[_HIDDEN + place] = value
         remaining = view["cards_remaining"]
+        of_kind = _OF_KIND_FRACTION
         for slot, kind in _CARDS_REMAINING_SLOTS:
-            _write_fraction(out, slot, remaining[kind], _OF_KIND_FRACTION)
+            value = of_kind.get(remaining[kind])
+            if value is None:
+                _write_fraction(out, slot, remaining[kind], of_kind)
+            else:
+                out[slot] = value
+        rival = 1 - me
         for slot, name, fractions in _PAIRS:
             values = view[name]
-            _write_fraction(out, slot, values[me], fractions)
-            _write_fraction(out, slot + 1, values[1 - me], fractions)
+            value = fractions.get(values[me])
+            other = fractions.get(values[rival])
+            if value is None or other is None:
+                _write_fraction(out, slot, values[me], fractions)
+                _write_fraction(out, slot + 1, values[rival], fractions)
+            else:
+                out[slot] = value
+                out[slot + 1] = other
         return np.frombuffer(out, dtype=np.float32)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -46,6 +47,7 @@ WINS_TO_WIN = 5  # T8
 
 
 VALUE = {tile: int(tile[1:]) for tile in TILES}
+_chain = chain.from_iterable
 
 
 def tile_value(tile: str) -> int:
@@ -314,7 +316,7 @@ class TyrusState(State):
         return " ".join(parts)
 
     def _legal(self, player: int) -> list[str]:
-        return [action for tile in self.hands[player] for action in ACTIONS_OF_TILE[tile]]
+        return [*_chain(map(ACTIONS_OF_TILE.__getitem__, self.hands[player]))]
 
     def _is_legal(self, player: int, action: str) -> bool:
         parts = ALL_ACTIONS.get(action)
@@ -440,7 +442,8 @@ class TyrusState(State):
     @property
     def scores(self) -> list[float]:
         """Elections won by each player."""
-        return [float(self.results.count(p)) for p in (0, 1)]
+        results = self.results
+        return [float(results.count(0)), float(results.count(1))]
 
     @property
     def winners(self) -> tuple[int, ...]:
