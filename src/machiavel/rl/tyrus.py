@@ -177,12 +177,11 @@ class Encoding(ListedEncoding):
             out[_I_BEGIN_ODD] = 1.0
         if me in view["to_move"]:
             out[_MY_TURN] = 1.0
-        cards = _CARD_SLOT
-        for number, kind in enumerate(view["cards_turned"]):
-            out[cards[number, kind]] = 1.0
-        results = slots.results
+        for card, kind in zip(_CARD_SLOTS, view["cards_turned"], strict=False):
+            out[card[kind]] = 1.0
+        results = slots.results_of
         for result in view["results"]:
-            out[results[result["election"], result["winner"]]] = 1.0
+            out[results[result["election"]][result["winner"]]] = 1.0
         if view["memory_mode"]:
             out[_MEMORY_MODE] = 1.0
         if view["is_over"]:
@@ -276,6 +275,10 @@ _CARD_SLOT = {
     for number in range(ELECTIONS)
     for kind, index in _KIND.items()
 }
+# election k's card: kind -> slot, for k = 1 .. 9 (a tenth card is a key error, as before)
+_CARD_SLOTS = [
+    {kind: _CARD_SLOT[number, kind] for kind in KINDS} for number in range(ELECTIONS)
+] + [{} for _ in range(len(DECK) + 1 - ELECTIONS)]
 _TALLY_KIND = FIELDS["tally_kind"].offset
 _TALLY_ELECTION = FIELDS["tally_election"].offset
 _TALLY_WINNER = FIELDS["tally_winner"].offset
@@ -352,6 +355,15 @@ class _Slots:
             + (2 if winner is None else side(winner))
             for election in range(1, ELECTIONS + 1)
             for winner in [*players, None]
+        }
+        # the same by election: election -> winner -> slot
+        self.results_of = {
+            election: {
+                winner: slot
+                for (number, winner), slot in self.results.items()
+                if number == election
+            }
+            for election in range(1, ELECTIONS + 1)
         }
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import chain
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from machiavel.core.contract import JsonDict, Setup, State
