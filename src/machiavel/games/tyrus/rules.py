@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING
@@ -299,6 +298,10 @@ class TyrusState(State):
     def to_move(self) -> tuple[int, ...]:
         return self._to_move
 
+    @property
+    def is_over(self) -> bool:
+        return not self._to_move  # the contract's, read without the property
+
     def _next_to_move(self) -> tuple[int, ...]:
         if self._winners:
             return ()
@@ -460,17 +463,17 @@ class TyrusState(State):
         election = len(turned)
         first = self.first_player
         buildings = self.buildings
-        if player is None:
-            building_views = [
-                {"owner": owner, "kind": kind, "tiles": [*map(_hidden_tile, placed)]}
-                for (owner, kind), placed in zip(BUILDING_HEADS, buildings, strict=True)
-            ]
-        else:
-            tile_view = _TILE_VIEWS[player]
-            building_views = [
-                {"owner": owner, "kind": kind, "tiles": [*map(tile_view, placed)]}
-                for (owner, kind), placed in zip(BUILDING_HEADS, buildings, strict=True)
-            ]
+        building_views = [  # T9: a placed tile is face up for its placer only
+            {
+                "owner": owner,
+                "kind": kind,
+                "tiles": [
+                    {"player": placer, "tile": tile if placer == player else None}
+                    for placer, tile in placed
+                ],
+            }
+            for (owner, kind), placed in zip(BUILDING_HEADS, buildings, strict=True)
+        ]
         tallies = self._tally_views_now()
         view: JsonDict = {
             "first_player": first,
@@ -567,21 +570,3 @@ def _copy_tally(tally: JsonDict) -> JsonDict:
         "scores": tally["scores"][:],
         "winner": tally["winner"],
     }
-
-
-def _hidden_tile(placement: tuple[int, str]) -> JsonDict:
-    """A placed tile as a spectator sees it: face down (T9)."""
-    return {"player": placement[0], "tile": None}
-
-
-def _tile_view(viewer: int) -> Callable[[tuple[int, str]], JsonDict]:
-    """A placed tile as ``viewer`` sees it: their own face up, the rival's face down (T9)."""
-
-    def seen(placement: tuple[int, str]) -> JsonDict:
-        placer, tile = placement
-        return {"player": placer, "tile": tile if placer == viewer else None}
-
-    return seen
-
-
-_TILE_VIEWS = (_tile_view(0), _tile_view(1))
