@@ -147,6 +147,12 @@ class Encoding(ListedEncoding):
             else:
                 base = _tallies_vector(tallies, me)
                 self._tallies_seen[me] = (latest, len(tallies), base)
+                # The rival's view holds the same tallies, and comes next in a game.
+                self._tallies_seen[1 - me] = (
+                    latest,
+                    len(tallies),
+                    _tallies_vector(tallies, 1 - me),
+                )
         else:
             base = _ZEROS
         out = array("f", base)  # float32, written number by number (plain loops: the
