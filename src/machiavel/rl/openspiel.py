@@ -36,6 +36,7 @@ from machiavel.rl.spaces import ActionSpace, Observer
 # here relies on them; a game reaching one is not cut).
 MAX_GAME_LENGTH = {"tyrus": 60, "djambi": 5000, "guildes": 600, "tyros": 3000}
 SEED_RANGE = 2**62
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 def short_name(game_id: str) -> str:
@@ -171,10 +172,8 @@ class MachiavelState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no t
         return vector
 
     def current_player(self) -> int:
-        state = self._state
-        if state.is_over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return state.to_move[0]
+        moving = self._state.to_move  # empty once the game is over
+        return moving[0] if moving else _TERMINAL
 
     # pyspiel's observation_tensor and legal_actions, answered here for Python callers (C++
     # callers keep pyspiel's way): the same numbers without pyspiel's detours (a new initial

@@ -10,8 +10,8 @@ buildings are the viewer's three, then the rival's three. docs/rl.md lists every
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
-from typing import ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -113,6 +113,12 @@ class Encoding(ListedEncoding):
 
     version: ClassVar[int] = 1
 
+    def __init__(self, players: int, options: Mapping[str, Any]) -> None:
+        super().__init__(players, options)
+        # By viewer: (the latest tally of the last view read, how many, the vector of zeros
+        # with what those tallies give written in), as bytes of float32.
+        self._tallies_seen: list[tuple[JsonDict, int, bytes] | None] = [None] * PLAYERS
+
     def every_action(self) -> Sequence[str]:
         return [action for tile in TILES for action in ACTIONS_OF_TILE[tile]]
 
@@ -129,7 +135,27 @@ class Encoding(ListedEncoding):
         viewer = view["viewer"]
         me = 0 if viewer is None else int(viewer)  # a spectator's from player 0's side
         slots = _SLOTS[me]
-        out = array("f", _ZEROS)  # float32, written number by number (plain loops: the
+        # What the tallies give is written first, in a vector of its own made once per
+        # tally and viewer: views share their tallies until the next (Tyrus's engine
+        # copies each tally once for them), so the same tally objects mean the same numbers.
+        tallies = view["tallies"]
+        if tallies:
+            latest = tallies[-1]
+            seen = self._tallies_seen[me]
+            if seen is not None and seen[0] is latest and seen[1] == len(tallies):
+                base = seen[2]
+            else:
+                base = _tallies_vector(tallies, me)
+                self._tallies_seen[me] = (latest, len(tallies), base)
+                # The rival's view holds the same tallies, and comes next in a game.
+                self._tallies_seen[1 - me] = (
+                    latest,
+                    len(tallies),
+                    _tallies_vector(tallies, 1 - me),
+                )
+        else:
+            base = _ZEROS
+        out = array("f", base)  # float32, written number by number (plain loops: the
         # fastest here), then seen by numpy as is
         hand = _HAND_SLOT
         for tile in view["hand"] or ():
@@ -148,23 +174,6 @@ class Encoding(ListedEncoding):
                     else:
                         hidden += 1  # the rival's (a spectator's view: every tile)
                 counts[place] += hidden
-        tallies = view["tallies"]
-        mine, rival = _MY_REVEALED_SLOT, _RIVAL_REVEALED_SLOT
-        for tally in tallies:
-            for shown in tally["tiles"]:
-                if shown["player"] == me:
-                    out[mine[shown["tile"]]] = 1.0
-                else:
-                    out[rival[shown["tile"]]] = 1.0
-        if tallies:
-            latest = tallies[-1]
-            for shown in latest["tiles"]:  # by (the building's side, the placer's side)
-                block = _TALLY_TILES_SLOT[shown["building_of"] != me][shown["player"] != me]
-                out[block[shown["tile"]]] = 1.0
-            out[_TALLY_KIND + _KIND[latest["kind"]]] = 1.0
-            out[_TALLY_ELECTION + _ELECTION_INDEX[latest["election"]]] = 1.0
-            winner = latest["winner"]
-            out[_TALLY_WINNER + (2 if winner is None else (winner != me))] = 1.0
         out[_ELECTION + _ELECTION_INDEX[view["election"]]] = 1.0
         out[_ELECTION_KIND + _KIND[view["election_kind"]]] = 1.0
         out[_PLACED + min(view["placed_this_election"], PLACES - 1)] = 1.0
@@ -174,12 +183,11 @@ class Encoding(ListedEncoding):
             out[_I_BEGIN_ODD] = 1.0
         if me in view["to_move"]:
             out[_MY_TURN] = 1.0
-        cards = _CARD_SLOT
-        for number, kind in enumerate(view["cards_turned"]):
-            out[cards[number, kind]] = 1.0
-        results = slots.results
+        for card, kind in zip(_CARD_SLOTS, view["cards_turned"], strict=False):
+            out[card[kind]] = 1.0
+        results = slots.results_of
         for result in view["results"]:
-            out[results[result["election"], result["winner"]]] = 1.0
+            out[results[result["election"]][result["winner"]]] = 1.0
         if view["memory_mode"]:
             out[_MEMORY_MODE] = 1.0
         if view["is_over"]:
@@ -191,21 +199,61 @@ class Encoding(ListedEncoding):
             final = _RIVAL_FINAL_SLOT
             for tile in final_hands[1 - me]:
                 out[final[tile]] = 1.0
-        if tallies:
-            scores = tallies[-1]["scores"]
-            _write_fraction(out, _TALLY_SCORES, scores[me], _TOP_SCORE_FRACTION)
-            _write_fraction(out, _TALLY_SCORES + 1, scores[1 - me], _TOP_SCORE_FRACTION)
+        # The fractions, looked up (written by _write_fraction only past the tables).
+        in_building = _IN_BUILDING_FRACTION
         for place, count in enumerate(counts):
             if count:
-                _write_fraction(out, _HIDDEN + place, count, _IN_BUILDING_FRACTION)
+                value = in_building.get(count)
+                if value is None:
+                    _write_fraction(out, _HIDDEN + place, count, in_building)
+                else:
+                    out[_HIDDEN + place] = value
         remaining = view["cards_remaining"]
+        of_kind = _OF_KIND_FRACTION
         for slot, kind in _CARDS_REMAINING_SLOTS:
-            _write_fraction(out, slot, remaining[kind], _OF_KIND_FRACTION)
+            value = of_kind.get(remaining[kind])
+            if value is None:
+                _write_fraction(out, slot, remaining[kind], of_kind)
+            else:
+                out[slot] = value
+        rival = 1 - me
         for slot, name, fractions in _PAIRS:
             values = view[name]
-            _write_fraction(out, slot, values[me], fractions)
-            _write_fraction(out, slot + 1, values[1 - me], fractions)
+            value = fractions.get(values[me])
+            other = fractions.get(values[rival])
+            if value is None or other is None:
+                _write_fraction(out, slot, values[me], fractions)
+                _write_fraction(out, slot + 1, values[rival], fractions)
+            else:
+                out[slot] = value
+                out[slot + 1] = other
         return np.frombuffer(out, dtype=np.float32)
+
+
+def _tallies_vector(tallies: list[JsonDict], me: int) -> bytes:
+    """A vector of zeros with what ``tallies`` (a view's, not empty) give ``me`` written
+    in: the tiles they revealed, and the latest tally's tiles, kind, election, result and
+    scores (each in fields of its own, so written apart from the rest)."""
+    out = array("f", _ZEROS)
+    mine, rival = _MY_REVEALED_SLOT, _RIVAL_REVEALED_SLOT
+    for tally in tallies:
+        for shown in tally["tiles"]:
+            if shown["player"] == me:
+                out[mine[shown["tile"]]] = 1.0
+            else:
+                out[rival[shown["tile"]]] = 1.0
+    latest = tallies[-1]
+    for shown in latest["tiles"]:  # by (the building's side, the placer's side)
+        block = _TALLY_TILES_SLOT[shown["building_of"] != me][shown["player"] != me]
+        out[block[shown["tile"]]] = 1.0
+    out[_TALLY_KIND + _KIND[latest["kind"]]] = 1.0
+    out[_TALLY_ELECTION + _ELECTION_INDEX[latest["election"]]] = 1.0
+    winner = latest["winner"]
+    out[_TALLY_WINNER + (2 if winner is None else (winner != me))] = 1.0
+    scores = latest["scores"]
+    _write_fraction(out, _TALLY_SCORES, scores[me], _TOP_SCORE_FRACTION)
+    _write_fraction(out, _TALLY_SCORES + 1, scores[1 - me], _TOP_SCORE_FRACTION)
+    return out.tobytes()
 
 
 _N = len(TILES)
@@ -233,6 +281,10 @@ _CARD_SLOT = {
     for number in range(ELECTIONS)
     for kind, index in _KIND.items()
 }
+# election k's card: kind -> slot, for k = 1 .. 9 (a tenth card is a key error, as before)
+_CARD_SLOTS = [
+    {kind: _CARD_SLOT[number, kind] for kind in KINDS} for number in range(ELECTIONS)
+] + [{} for _ in range(len(DECK) + 1 - ELECTIONS)]
 _TALLY_KIND = FIELDS["tally_kind"].offset
 _TALLY_ELECTION = FIELDS["tally_election"].offset
 _TALLY_WINNER = FIELDS["tally_winner"].offset
@@ -309,6 +361,15 @@ class _Slots:
             + (2 if winner is None else side(winner))
             for election in range(1, ELECTIONS + 1)
             for winner in [*players, None]
+        }
+        # the same by election: election -> winner -> slot
+        self.results_of = {
+            election: {
+                winner: slot
+                for (number, winner), slot in self.results.items()
+                if number == election
+            }
+            for election in range(1, ELECTIONS + 1)
         }
 
 

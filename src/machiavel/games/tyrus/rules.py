@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from machiavel.core.contract import JsonDict, Setup, State
@@ -36,12 +37,16 @@ ALL_ACTIONS = {
     for index, building in enumerate(BUILDINGS)
 }
 DECK = tuple(kind for kind in KINDS for _ in range(3))  # T3: 3 cards of each kind
-MOVER = ((0,), (1,))  # to_move while player 0 or player 1 is to place a tile
+MOVER = ((0,), (1,))
+# Building index -> (owner, kind): buildings 0-2 are player 0's citadel, market, temple.
+BUILDING_HEADS = tuple((index // 3, KINDS[index % 3]) for index in range(6))
+ELECTION_NUMBERS = range(1, len(DECK) + 2)  # to_move while player 0 or player 1 is to place a tile
 STREAK_TO_WIN = 3  # T8
 WINS_TO_WIN = 5  # T8
 
 
 VALUE = {tile: int(tile[1:]) for tile in TILES}
+_chain = chain.from_iterable
 
 
 def tile_value(tile: str) -> int:
@@ -244,6 +249,10 @@ class TyrusState(State):
         _winners=SHARED,
         rng=RNG,
         _to_move=CACHE,
+        # (the tallies list it was made from, how many, their copies for the view):
+        # replaced, never changed in place; the copies are shared by the views of every
+        # position of the same game until the next tally (see _tally_views).
+        _tally_views=CACHE,
     )
 
     def __init__(self, game: Game, setup: Setup) -> None:
@@ -269,6 +278,7 @@ class TyrusState(State):
         self._winners: tuple[int, ...] = ()
         self.rng = rng
         self._to_move = self._next_to_move()
+        self._tally_views: tuple[list[JsonDict], int, list[JsonDict]] | None = None
 
     # ---- turn order -----------------------------------------------------------------
     @property
@@ -288,6 +298,10 @@ class TyrusState(State):
     def to_move(self) -> tuple[int, ...]:
         return self._to_move
 
+    @property
+    def is_over(self) -> bool:
+        return not self._to_move  # the contract's, read without the property
+
     def _next_to_move(self) -> tuple[int, ...]:
         if self._winners:
             return ()
@@ -305,7 +319,7 @@ class TyrusState(State):
         return " ".join(parts)
 
     def _legal(self, player: int) -> list[str]:
-        return [action for tile in self.hands[player] for action in ACTIONS_OF_TILE[tile]]
+        return [*_chain(map(ACTIONS_OF_TILE.__getitem__, self.hands[player]))]
 
     def _is_legal(self, player: int, action: str) -> bool:
         parts = ALL_ACTIONS.get(action)
@@ -431,7 +445,8 @@ class TyrusState(State):
     @property
     def scores(self) -> list[float]:
         """Elections won by each player."""
-        return [float(self.results.count(p)) for p in (0, 1)]
+        results = self.results
+        return [float(results.count(0)), float(results.count(1))]
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -439,48 +454,73 @@ class TyrusState(State):
 
     # ---- views (T9) -----------------------------------------------------------------
     def _view(self, player: int | None) -> JsonDict:
-        remaining = {kind: self.deck.count(kind) for kind in KINDS}  # T3: public counts
+        # Written out field by field (environments read a view at every step): every list
+        # and dict is built anew, so a caller changing its view changes nothing else.
+        turned = self.turned
+        results = self.results
+        deck = self.deck
+        hands = self.hands
+        election = len(turned)
+        first = self.first_player
+        buildings = self.buildings
+        building_views = [  # T9: a placed tile is face up for its placer only
+            {
+                "owner": owner,
+                "kind": kind,
+                "tiles": [
+                    {"player": placer, "tile": tile if placer == player else None}
+                    for placer, tile in placed
+                ],
+            }
+            for (owner, kind), placed in zip(BUILDING_HEADS, buildings, strict=True)
+        ]
+        tallies = self._tally_views_now()
         view: JsonDict = {
-            "first_player": self.first_player,
-            "election": self.election,
-            "election_kind": self.election_kind,
-            "election_first_player": self.election_first_player(),
+            "first_player": first,
+            "election": election,
+            "election_kind": turned[-1],
+            # T2: the first player starts the odd elections, the other the even ones.
+            "election_first_player": first if election % 2 == 1 else 1 - first,
             "placed_this_election": self.placed,
-            "cards_turned": list(self.turned),
-            "cards_remaining": remaining,
+            "cards_turned": turned[:],
+            "cards_remaining": {  # T3: public counts
+                "citadel": deck.count("citadel"),
+                "market": deck.count("market"),
+                "temple": deck.count("temple"),
+            },
             "results": [
                 {"election": number, "kind": kind, "winner": winner}
-                for number, (kind, winner) in enumerate(
-                    zip(self.turned, self.results, strict=False), start=1
-                )
+                for number, kind, winner in zip(ELECTION_NUMBERS, turned, results, strict=False)
             ],
-            "elections_won": [self.results.count(0), self.results.count(1)],
-            "buildings": [self._building_view(index, player) for index in range(6)],
-            "hand": list(self.hands[player]) if player is not None else None,
-            "hand_counts": [len(hand) for hand in self.hands],
-            "reserve_counts": [len(reserve) for reserve in self.reserves],
-            "discard_counts": [len(pile) for pile in self.discards],
-            "tallies": self._visible_tallies(),
+            "elections_won": [results.count(0), results.count(1)],
+            "buildings": building_views,
+            "hand": hands[player][:] if player is not None else None,
+            "hand_counts": [len(hands[0]), len(hands[1])],
+            "reserve_counts": [len(self.reserves[0]), len(self.reserves[1])],
+            "discard_counts": [len(self.discards[0]), len(self.discards[1])],
+            "tallies": tallies[-1:] if self.memory_mode else tallies[:],  # T9 memory_mode
             "memory_mode": self.memory_mode,
         }
         if self._winners:  # T8: the tiles left in hand decide a tie, so they are shown
-            view["final_hands"] = [list(hand) for hand in self.hands]
+            view["final_hands"] = [hands[0][:], hands[1][:]]
         return view
 
-    def _building_view(self, index: int, viewer: int | None) -> JsonDict:
-        owner, kind = building_owner_kind(index)
-        return {
-            "owner": owner,
-            "kind": kind,
-            "tiles": [
-                {"player": placer, "tile": tile if placer == viewer else None}
-                for placer, tile in self.buildings[index]
-            ],
-        }
-
-    def _visible_tallies(self) -> list[JsonDict]:
-        tallies = self.tallies[-1:] if self.memory_mode else self.tallies  # T9 memory_mode
-        return [_copy_tally(t) for t in tallies]
+    def _tally_views_now(self) -> list[JsonDict]:
+        """Copies of the tallies for the views, made once per tally (a tally is never
+        changed once written): views hold these very dicts in a list of their own."""
+        tallies = self.tallies
+        cached = self._tally_views
+        if cached is not None and cached[0] is tallies:
+            made = cached[1]
+            if made == len(tallies):
+                return cached[2]
+            if made < len(tallies):
+                views = cached[2] + [*map(_copy_tally, tallies[made:])]
+                self._tally_views = (tallies, len(tallies), views)
+                return views
+        views = [*map(_copy_tally, tallies)]
+        self._tally_views = (tallies, len(tallies), views)
+        return views
 
     # ---- determinization ------------------------------------------------------------
     def _resample(self, player: int, rng: Rng) -> TyrusState:
@@ -526,7 +566,7 @@ def _copy_tally(tally: JsonDict) -> JsonDict:
     return {
         "election": tally["election"],
         "kind": tally["kind"],
-        "tiles": [dict(t) for t in tally["tiles"]],
-        "scores": list(tally["scores"]),
+        "tiles": [*map(dict.copy, tally["tiles"])],
+        "scores": tally["scores"][:],
         "winner": tally["winner"],
     }
