@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 
 from machiavel.games.tyros.board import BOARD
 from machiavel.games.tyros.cards import COLOURS
@@ -28,11 +27,12 @@ class ScoreSheet:
     majority: list[int]
     bonus: list[int]
     largest_empire: list[int]  # points scored in the largest empire (Y8 tie-break)
+    # Points per player, added up when the sheet is made (search reads them for nearly
+    # every sheet; a sheet is shared, never changed).
+    totals: list[int] = field(init=False)
 
-    @cached_property
-    def totals(self) -> list[int]:
-        """Points per player (worked out once: a sheet is shared, never changed)."""
-        return [
+    def __post_init__(self) -> None:
+        self.totals = [
             c + s + m + b
             for c, s, m, b in zip(self.city, self.ship, self.majority, self.bonus, strict=True)
         ]
@@ -64,15 +64,20 @@ def fleet_of(ships: list[list[int]]) -> dict[int, list[int]]:
 
 @dataclass(frozen=True)
 class CityPoints:
-    """The points cities bring (they change only with a city or a marker)."""
+    """The points cities bring (they change only with a city or a marker), and the empires'
+    sizes and ranks they were counted with (these change only with a marker)."""
 
+    sizes: list[int]  # as in ``ScoreSheet``
+    ranking: list[int]
+    rank_of: list[int]  # colour -> its place in ``ranking``
     city: tuple[int, ...]
     majority: tuple[int, ...]
     in_largest: tuple[int, ...]  # city and majority points in the largest empire
 
 
 def city_points(players: int, markers: list[int], cities: list[int]) -> CityPoints:
-    ranking = rank_empires(empire_sizes(markers))
+    sizes = empire_sizes(markers)
+    ranking = rank_empires(sizes)
     rank_of = [0] * len(COLOURS)
     for rank, colour in enumerate(ranking):
         rank_of[colour] = rank
@@ -98,7 +103,7 @@ def city_points(players: int, markers: list[int], cities: list[int]) -> CityPoin
                 majority[winner] += MAJORITY_BONUS
                 if colour == largest:
                     in_largest[winner] += MAJORITY_BONUS
-    return CityPoints(tuple(city), tuple(majority), tuple(in_largest))
+    return CityPoints(sizes, ranking, rank_of, tuple(city), tuple(majority), tuple(in_largest))
 
 
 def score_board(
@@ -116,11 +121,7 @@ def score_board(
         fleet = fleet_of(ships)
     if from_cities is None:
         from_cities = city_points(players, markers, cities)
-    sizes = empire_sizes(markers)
-    ranking = rank_empires(sizes)
-    rank_of = [0] * len(COLOURS)
-    for rank, colour in enumerate(ranking):
-        rank_of[colour] = rank
+    ranking, rank_of = from_cities.ranking, from_cities.rank_of
     largest = ranking[0]
     city = list(from_cities.city)
     ship = [0] * players
@@ -140,7 +141,7 @@ def score_board(
             in_largest[owner] += points
     if bonus_owner >= 0:
         bonus[bonus_owner] += ALL_EMPIRES_BONUS
-    return ScoreSheet(sizes, ranking, city, ship, majority, bonus, in_largest)
+    return ScoreSheet(from_cities.sizes, ranking, city, ship, majority, bonus, in_largest)
 
 
 def winners_of(sheet: ScoreSheet) -> tuple[int, ...]:
