@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from machiavel.games.tyros.board import BOARD
 from machiavel.games.tyros.cards import COLOURS
@@ -16,7 +16,7 @@ MAJORITY_BONUS = 7  # Y8: most cities in an empire, no tie
 NODE_CELL = BOARD.node_cell
 
 
-@dataclass
+@dataclass(slots=True)
 class ScoreSheet:
     """Current points of every player, with the parts that make them up."""
 
@@ -27,15 +27,7 @@ class ScoreSheet:
     majority: list[int]
     bonus: list[int]
     largest_empire: list[int]  # points scored in the largest empire (Y8 tie-break)
-    # Points per player, added up when the sheet is made (search reads them for nearly
-    # every sheet; a sheet is shared, never changed).
-    totals: list[int] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.totals = [
-            c + s + m + b
-            for c, s, m, b in zip(self.city, self.ship, self.majority, self.bonus, strict=True)
-        ]
+    totals: list[int]  # points per player: the sum of the four above
 
 
 def empire_sizes(markers: Sequence[int]) -> list[int]:
@@ -141,7 +133,9 @@ def score_board(
             in_largest[owner] += points
     if bonus_owner >= 0:
         bonus[bonus_owner] += ALL_EMPIRES_BONUS
-    return ScoreSheet(from_cities.sizes, ranking, city, ship, majority, bonus, in_largest)
+    # added up once here: search reads the totals of nearly every sheet (shared, never changed)
+    totals = [c + s + m + b for c, s, m, b in zip(city, ship, majority, bonus, strict=True)]
+    return ScoreSheet(from_cities.sizes, ranking, city, ship, majority, bonus, in_largest, totals)
 
 
 def winners_of(sheet: ScoreSheet) -> tuple[int, ...]:
