@@ -226,15 +226,15 @@ def _expansion_valuer(known: Knowledge) -> Callable[[str], float]:
 def _stakes(known: Knowledge) -> list[list[float]]:
     """Per colour, each player's hold on that empire: 2 a city, 1 a cell held by ships."""
     stakes = [[0.0] * known.players for _ in COLOURS]
-    for cell, colour in enumerate(known.colour):
-        if colour < 0:
-            continue
-        owner = known.city[cell]
-        if owner >= 0:
-            stakes[colour][owner] += 2.0
-            continue
-        owners = known.ships.get(cell)
-        if owners and len(set(owners)) == 1:
+    colours, city = known.colour, known.city
+    # Whole numbers: any order of adding gives the same floats, so cities, then ships.
+    if max(city) >= 0:
+        for cell, owner in enumerate(city):
+            if owner >= 0 and colours[cell] >= 0:
+                stakes[colours[cell]][owner] += 2.0
+    for cell, owners in known.ships.items():  # only the cells with ships
+        colour = colours[cell]
+        if colour >= 0 and city[cell] < 0 and owners.count(owners[0]) == len(owners):
             stakes[colour][owners[0]] += 1.0
     return stakes
 

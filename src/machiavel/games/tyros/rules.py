@@ -91,11 +91,15 @@ MOVE_TEXTS: dict[int, str] = {}
 CARDS_PER_MOVE = 64  # more than any route costs
 
 
-def _move_key(source: int, dest: int, colour: int) -> int:
-    """``MOVE_TEXTS``'s key of a move paying no card of its colour (add the cards paid)."""
-    return ((source * NODE_COUNT + dest) * KINDS + colour) * CARDS_PER_MOVE
-
-
+# Per source node: (cost, node, its cell, ``MOVE_TEXTS``'s key without the colour) of every
+# node by sea, by cost then node; the markers only choose among them (``sea_routes``).
+SEA_FROM = tuple(
+    tuple(
+        (cost, dest, NODE_CELL[dest], (source * NODE_COUNT + dest) * KINDS * CARDS_PER_MOVE)
+        for dest, cost in REACH[source]
+    )
+    for source in range(NODE_COUNT)
+)
 EXPAND_STR = [[f"expand {t} {c}" for c in COLOURS] for t in range(CELL_COUNT)]
 UNDER_STR = [f"under {t}" for t in range(CELL_COUNT)]
 GIVES: tuple[Vec, ...] = MULTISETS[1] + MULTISETS[2]
@@ -309,9 +313,9 @@ class TyrosState(State):
         if found is None:
             markers = self.markers
             found = routes[source] = tuple(
-                (cost, dest, NODE_CELL[dest], colour, _move_key(source, dest, colour))
-                for dest, cost in REACH[source]  # by cost, then node
-                if (colour := markers[NODE_CELL[dest]]) >= 0
+                (cost, dest, cell, colour, key + colour * CARDS_PER_MOVE)  # = the key's sum
+                for cost, dest, cell, key in SEA_FROM[source]
+                if (colour := markers[cell]) >= 0
             )
         return found
 
