@@ -132,8 +132,9 @@ class TyrosHeuristicBot:
     ) -> str:
         """The best move, city or ship; if none is worth it, an offer, a bank trade or
         "pass" (``trades``: the legal bank trades, then offers; asked for only then)."""
-        move_value = _move_valuer(known)
+        move_value, ship_value = _move_valuer(known), _ship_valuer(known)
         best_action, best_value = "pass", 0.0
+        above, below = best_value + 1e-9, best_value - 1e-9
         for action in building:
             initial = action[0]  # "move", "city" or "ship"
             if initial == "m":
@@ -141,11 +142,14 @@ class TyrosHeuristicBot:
             elif initial == "c":
                 value = _city_value(known, action)
             else:
-                value = _ship_value(known, action)
-            if value > best_value + 1e-9 or (
+                value = ship_value(action)
+            if value <= below:  # most actions: worse than the best, no tie to draw for
+                continue
+            if value > above or (
                 best_action != "pass" and abs(value - best_value) < 1e-9 and self._coin()
             ):
                 best_action, best_value = action, value
+                above, below = best_value + 1e-9, best_value - 1e-9
         if best_action != "pass":
             return best_action
         trading = trades()
@@ -180,7 +184,7 @@ def _value_function(known: Knowledge) -> Callable[[str], float]:
     if phase == "offer":
         return lambda a: 0.0
 
-    move_value = _move_valuer(known)
+    move_value, ship_value = _move_valuer(known), _ship_valuer(known)
 
     def act_value(action: str) -> float:
         verb = action[:4]
@@ -189,7 +193,7 @@ def _value_function(known: Knowledge) -> Callable[[str], float]:
         if verb == "move":
             return move_value(action)
         if verb == "ship":
-            return _ship_value(known, action)
+            return ship_value(action)
         if verb == "bank":
             return min(_bank_value(known, action), 0.0) - 0.5
         if verb == "pass":
@@ -326,10 +330,18 @@ def _arrival_gain(known: Knowledge, dst: int) -> float:
     return SHIP_POINTS[rank] * (1.2 if rival == known.leader() else 0.8)
 
 
-def _ship_value(known: Knowledge, action: str) -> float:
+def _ship_valuer(known: Knowledge) -> Callable[[str], float]:
+    """Values of new ships: they differ only by the cards paid (search values several
+    Tyros ships in most decisions)."""
     on_board = known.on_board
-    value = 4.0 - 0.8 * on_board - CARD_COST * _paid(action)
-    return value if on_board < 6 else -1.0
+    if on_board >= 6:
+        return lambda action: -1.0
+    base = 4.0 - 0.8 * on_board  # base - CARD_COST * paid: the same sum, left to right
+
+    def value(action: str) -> float:
+        return base - CARD_COST * _paid(action)
+
+    return value
 
 
 def _bank_value(known: Knowledge, action: str) -> float:

@@ -48,6 +48,7 @@ class Knowledge:
     _leader: int = field(init=False, default=-1)
     _need: list[float] | None = field(init=False, default=None)
     _my_cities_in: list[int] | None = field(init=False, default=None)
+    _values: dict[tuple[int, ...], float] = field(init=False, default_factory=dict)
 
     @property
     def known(self) -> list[Sequence[int]]:
@@ -118,9 +119,13 @@ class Knowledge:
 
     def cards_value(self, vec: tuple[int, ...]) -> float:
         """What these cards are worth to us: the sum over every kind, in kind order (the
-        kinds absent add exactly nothing, so they are skipped)."""
-        need = self.need
-        return sum([need[kind] * count for kind, count in kinds_in(vec)])
+        kinds absent add exactly nothing, so they are skipped); each hand of cards valued
+        once per decision (bank trades share what they give)."""
+        value = self._values.get(vec)
+        if value is None:
+            need = self.need
+            value = self._values[vec] = sum([need[kind] * count for kind, count in kinds_in(vec)])
+        return value
 
 
 def _needs(known: Knowledge) -> list[float]:
