@@ -246,7 +246,7 @@ def _stakes(known: Knowledge) -> list[list[float]]:
 def _sea_near_mine(known: Knowledge, cell: int) -> float:
     """How close (by sea) our ships are to ``cell``: 1 next door, less further away."""
     best = min(
-        (CELL_SEA_DISTANCE[other][cell] for other in known.ships if known.mine_at[other]),
+        (CELL_SEA_DISTANCE[other][cell] for other in known.my_cells),
         default=NO_ROUTE,
     )
     return 1.0 / best if best < NO_ROUTE else 0.0
@@ -360,11 +360,11 @@ def _offer(known: Knowledge, legal: Collection[str]) -> str | None:
         return None
     hand = known.hand
     wanted = None
-    for cell in known.ships:
+    for cell in known.my_cells:
         colour = known.colour[cell]
         if known.city[cell] >= 0 or colour < 0:
             continue
-        if not known.mine_at[cell] or known.total_at[cell] != known.mine_at[cell]:
+        if known.total_at[cell] != known.mine_at[cell]:
             continue
         short = (5 if known.mine_at[cell] == 1 else 4) - hand[colour] - hand[JOKER]
         if 1 <= short <= 2 and (wanted is None or short < wanted[1]):
