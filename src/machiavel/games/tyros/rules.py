@@ -504,10 +504,11 @@ class TyrosState(State):
         found = counts.get(player)
         if found is None:
             total = [0] * CELL_COUNT
-            mine = [0] * CELL_COUNT
             for cell, owners in self.fleet().items():
                 total[cell] = len(owners)
-                mine[cell] = owners.count(player)
+            mine = [0] * CELL_COUNT
+            for node in self.ships[player]:  # fewer than the cells with ships
+                mine[NODE_CELL[node]] += 1
             found = counts[player] = (total, mine)
         return found
 
