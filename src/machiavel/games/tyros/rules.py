@@ -554,7 +554,8 @@ class TyrosState(State):
         """Y6: cheapest sea route, one card of the destination's colour per cell entered."""
         cities = self.cities
         jokers = hand[JOKER]
-        reach = [hand[c] + jokers for c in range(len(COLOURS))]  # cells a colour pays for
+        # cells each colour pays for (written out: no comprehension to call in search)
+        reach = [hand[0] + jokers, hand[1] + jokers, hand[2] + jokers, hand[3] + jokers]
         farthest = max(reach)
         if not farthest:
             return
