@@ -6,6 +6,8 @@
 - The board caches a state keeps (score sheet, ships per cell, ship counts, empire ranks,
   sea routes) always equal what the fields give when worked out afresh, after any action,
   in clones and in resampled worlds.
+- A source's sea routes are every node of a cell with a marker, by cost then node, each
+  with the key of its move's text.
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ from hypothesis import strategies as st
 
 import machiavel
 from machiavel.core.rng import Rng
+from machiavel.games.tyros.board import BOARD, NODE_COUNT
 from machiavel.games.tyros.bot import TyrosHeuristicBot
 from machiavel.games.tyros.knowledge import Knowledge, from_state, from_view
-from machiavel.games.tyros.rules import TyrosState
+from machiavel.games.tyros.rules import CARDS_PER_MOVE, MOVE_TEXTS, TyrosState, move_spec
 from machiavel.games.tyros.scoring import fleet_of, score_board
 
 GAME = machiavel.game("tyros")
@@ -45,7 +48,13 @@ def positions(count: int, seed: int, setup: str) -> list[TyrosState]:
 
 
 def derived(known: Knowledge) -> tuple[object, ...]:
-    return (known.need, known.my_cities_in, known.leader(), [list(k) for k in known.known])
+    return (
+        known.need,
+        known.my_cities_in,
+        known.my_cells,
+        known.leader(),
+        [list(k) for k in known.known],
+    )
 
 
 @settings(max_examples=6, deadline=None, derandomize=True)
@@ -102,3 +111,29 @@ def test_board_caches_follow_every_action(count: int, seed: int, setup: str) -> 
         state.apply(player, action)
         assert world.score_sheet() == state.score_sheet()
         assert world.fleet() == state.fleet()
+
+
+@settings(max_examples=4, deadline=None, derandomize=True)
+@given(count=players, seed=seeds, setup=setups)
+def test_sea_routes_are_the_marked_nodes_by_cost_then_node(
+    count: int, seed: int, setup: str
+) -> None:
+    for state in positions(count, seed, setup)[::7]:
+        state.building_options(state.current)  # fills some move texts
+        for source in range(NODE_COUNT):
+            routes = state.sea_routes(source)
+            marked = [
+                (cost, dest)
+                for dest, cost in enumerate(BOARD.distance[source])
+                if cost > 0 and state.markers[BOARD.node_cell[dest]] >= 0
+            ]
+            assert [(cost, dest) for cost, dest, *_ in routes] == sorted(marked)
+            for cost, dest, cell, colour, key in routes:
+                assert (cell, colour) == (BOARD.node_cell[dest], state.markers[cell])
+                for use in range(cost + 1):  # the text of paying ``use`` cards of the colour
+                    text = MOVE_TEXTS.get(key + use)
+                    if text is not None:
+                        paid = move_spec(text)[2]
+                        assert move_spec(text)[:2] == (source, dest)
+                        assert (paid[colour], paid[-1]) == (use, cost - use)
+                assert key % CARDS_PER_MOVE == 0

@@ -132,8 +132,9 @@ class TyrosHeuristicBot:
     ) -> str:
         """The best move, city or ship; if none is worth it, an offer, a bank trade or
         "pass" (``trades``: the legal bank trades, then offers; asked for only then)."""
-        move_value = _move_valuer(known)
+        move_value, ship_value = _move_valuer(known), _ship_valuer(known)
         best_action, best_value = "pass", 0.0
+        above, below = best_value + 1e-9, best_value - 1e-9
         for action in building:
             initial = action[0]  # "move", "city" or "ship"
             if initial == "m":
@@ -141,11 +142,14 @@ class TyrosHeuristicBot:
             elif initial == "c":
                 value = _city_value(known, action)
             else:
-                value = _ship_value(known, action)
-            if value > best_value + 1e-9 or (
+                value = ship_value(action)
+            if value <= below:  # most actions: worse than the best, no tie to draw for
+                continue
+            if value > above or (
                 best_action != "pass" and abs(value - best_value) < 1e-9 and self._coin()
             ):
                 best_action, best_value = action, value
+                above, below = best_value + 1e-9, best_value - 1e-9
         if best_action != "pass":
             return best_action
         trading = trades()
@@ -180,7 +184,7 @@ def _value_function(known: Knowledge) -> Callable[[str], float]:
     if phase == "offer":
         return lambda a: 0.0
 
-    move_value = _move_valuer(known)
+    move_value, ship_value = _move_valuer(known), _ship_valuer(known)
 
     def act_value(action: str) -> float:
         verb = action[:4]
@@ -189,7 +193,7 @@ def _value_function(known: Knowledge) -> Callable[[str], float]:
         if verb == "move":
             return move_value(action)
         if verb == "ship":
-            return _ship_value(known, action)
+            return ship_value(action)
         if verb == "bank":
             return min(_bank_value(known, action), 0.0) - 0.5
         if verb == "pass":
@@ -226,15 +230,15 @@ def _expansion_valuer(known: Knowledge) -> Callable[[str], float]:
 def _stakes(known: Knowledge) -> list[list[float]]:
     """Per colour, each player's hold on that empire: 2 a city, 1 a cell held by ships."""
     stakes = [[0.0] * known.players for _ in COLOURS]
-    for cell, colour in enumerate(known.colour):
-        if colour < 0:
-            continue
-        owner = known.city[cell]
-        if owner >= 0:
-            stakes[colour][owner] += 2.0
-            continue
-        owners = known.ships.get(cell)
-        if owners and len(set(owners)) == 1:
+    colours, city = known.colour, known.city
+    # Whole numbers: any order of adding gives the same floats, so cities, then ships.
+    if max(city) >= 0:
+        for cell, owner in enumerate(city):
+            if owner >= 0 and colours[cell] >= 0:
+                stakes[colours[cell]][owner] += 2.0
+    for cell, owners in known.ships.items():  # only the cells with ships
+        colour = colours[cell]
+        if colour >= 0 and city[cell] < 0 and owners.count(owners[0]) == len(owners):
             stakes[colour][owners[0]] += 1.0
     return stakes
 
@@ -242,7 +246,7 @@ def _stakes(known: Knowledge) -> list[list[float]]:
 def _sea_near_mine(known: Knowledge, cell: int) -> float:
     """How close (by sea) our ships are to ``cell``: 1 next door, less further away."""
     best = min(
-        (CELL_SEA_DISTANCE[other][cell] for other in known.ships if known.mine_at[other]),
+        (CELL_SEA_DISTANCE[other][cell] for other in known.my_cells),
         default=NO_ROUTE,
     )
     return 1.0 / best if best < NO_ROUTE else 0.0
@@ -326,10 +330,18 @@ def _arrival_gain(known: Knowledge, dst: int) -> float:
     return SHIP_POINTS[rank] * (1.2 if rival == known.leader() else 0.8)
 
 
-def _ship_value(known: Knowledge, action: str) -> float:
+def _ship_valuer(known: Knowledge) -> Callable[[str], float]:
+    """Values of new ships: they differ only by the cards paid (search values several
+    Tyros ships in most decisions)."""
     on_board = known.on_board
-    value = 4.0 - 0.8 * on_board - CARD_COST * _paid(action)
-    return value if on_board < 6 else -1.0
+    if on_board >= 6:
+        return lambda action: -1.0
+    base = 4.0 - 0.8 * on_board  # base - CARD_COST * paid: the same sum, left to right
+
+    def value(action: str) -> float:
+        return base - CARD_COST * _paid(action)
+
+    return value
 
 
 def _bank_value(known: Knowledge, action: str) -> float:
@@ -348,11 +360,11 @@ def _offer(known: Knowledge, legal: Collection[str]) -> str | None:
         return None
     hand = known.hand
     wanted = None
-    for cell in known.ships:
+    for cell in known.my_cells:
         colour = known.colour[cell]
         if known.city[cell] >= 0 or colour < 0:
             continue
-        if not known.mine_at[cell] or known.total_at[cell] != known.mine_at[cell]:
+        if known.total_at[cell] != known.mine_at[cell]:
             continue
         short = (5 if known.mine_at[cell] == 1 else 4) - hand[colour] - hand[JOKER]
         if 1 <= short <= 2 and (wanted is None or short < wanted[1]):

@@ -48,6 +48,8 @@ class Knowledge:
     _leader: int = field(init=False, default=-1)
     _need: list[float] | None = field(init=False, default=None)
     _my_cities_in: list[int] | None = field(init=False, default=None)
+    _values: dict[tuple[int, ...], float] = field(init=False, default_factory=dict)
+    _my_cells: list[int] | None = field(init=False, default=None)
 
     @property
     def known(self) -> list[Sequence[int]]:
@@ -68,6 +70,15 @@ class Knowledge:
         if self._need is None:
             self._need = _needs(self)
         return self._need
+
+    @property
+    def my_cells(self) -> list[int]:
+        """The cells with our ships, in the view's order (the rules that weigh our ships
+        visit these, not every cell with ships)."""
+        if self._my_cells is None:
+            mine_at = self.mine_at
+            self._my_cells = [cell for cell in self.ships if mine_at[cell]]
+        return self._my_cells
 
     @property
     def my_cities_in(self) -> list[int]:
@@ -118,20 +129,23 @@ class Knowledge:
 
     def cards_value(self, vec: tuple[int, ...]) -> float:
         """What these cards are worth to us: the sum over every kind, in kind order (the
-        kinds absent add exactly nothing, so they are skipped)."""
-        need = self.need
-        return sum([need[kind] * count for kind, count in kinds_in(vec)])
+        kinds absent add exactly nothing, so they are skipped); each hand of cards valued
+        once per decision (bank trades share what they give)."""
+        value = self._values.get(vec)
+        if value is None:
+            need = self.need
+            value = self._values[vec] = sum([need[kind] * count for kind, count in kinds_in(vec)])
+        return value
 
 
 def _needs(known: Knowledge) -> list[float]:
     """How useful a card of each colour is: colours of cells where a city could rise."""
     need = [0.6] * KINDS
     colours, city, total_at, mine_at = known.colour, known.city, known.total_at, known.mine_at
-    for cell in known.ships:  # the view's order: float sums must not change
+    for cell in known.my_cells:  # the view's order: float sums must not change
         colour = colours[cell]
-        mine = mine_at[cell]
-        if colour >= 0 and mine and city[cell] < 0:
-            need[colour] += 0.6 if total_at[cell] == mine else 0.2
+        if colour >= 0 and city[cell] < 0:
+            need[colour] += 0.6 if total_at[cell] == mine_at[cell] else 0.2
     for colour in range(len(COLOURS)):
         need[colour] += 0.1 * (3 - known.rank[colour])
     need[JOKER] = max(need[: len(COLOURS)]) + 0.4

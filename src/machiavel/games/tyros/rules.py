@@ -89,6 +89,17 @@ Route = tuple[int, int, int, int, int]  # cost, node, its cell, its colour, text
 # key to build, and one string object per move.
 MOVE_TEXTS: dict[int, str] = {}
 CARDS_PER_MOVE = 64  # more than any route costs
+
+
+# Per source node: (cost, node, its cell, ``MOVE_TEXTS``'s key without the colour) of every
+# node by sea, by cost then node; the markers only choose among them (``sea_routes``).
+SEA_FROM = tuple(
+    tuple(
+        (cost, dest, NODE_CELL[dest], (source * NODE_COUNT + dest) * KINDS * CARDS_PER_MOVE)
+        for dest, cost in REACH[source]
+    )
+    for source in range(NODE_COUNT)
+)
 EXPAND_STR = [[f"expand {t} {c}" for c in COLOURS] for t in range(CELL_COUNT)]
 UNDER_STR = [f"under {t}" for t in range(CELL_COUNT)]
 GIVES: tuple[Vec, ...] = MULTISETS[1] + MULTISETS[2]
@@ -176,7 +187,7 @@ def pay_str(colour: int, cards: int, jokers: int) -> str:
 
 
 @lru_cache(maxsize=256)
-def routes_table(markers: tuple[int, ...]) -> dict[int, tuple[tuple[Route, ...], ...]]:
+def routes_table(markers: tuple[int, ...]) -> dict[int, tuple[Route, ...]]:
     """The sea routes of ``TyrosState.sea_routes`` for one set of markers, filled lazily."""
     return {}
 
@@ -256,7 +267,7 @@ class TyrosState(State):
         self.keep_choice: list[Vec | None] = [None] * n
         self.bonus_owner = -1
         self._to_move: tuple[int, ...] = ()
-        self._routes: dict[int, tuple[tuple[Route, ...], ...]] | None = None
+        self._routes: dict[int, tuple[Route, ...]] | None = None
         self._ranks: tuple[int, ...] | None = None
         self._sheet: ScoreSheet | None = None
         self._city_points: CityPoints | None = None
@@ -288,10 +299,10 @@ class TyrosState(State):
             self.tiles[player] = sorted(tiles.pop() for _ in range(TILES_EACH))
         self.pile = tiles
 
-    def sea_routes(self, source: int) -> tuple[tuple[Route, ...], ...]:
-        """Per empire colour: (cost, node, cell, colour, text key) of every node of that
-        colour a ship at ``source`` may sail to (Y6/Y3: a cell with a marker), cheapest
-        first, then by node; the key plus the cards of the colour paid: ``MOVE_TEXTS``'s.
+    def sea_routes(self, source: int) -> tuple[Route, ...]:
+        """(cost, node, cell, colour, text key) of every node a ship at ``source`` may sail
+        to (Y6/Y3: a cell with a marker), cheapest first, then by node (the legal list's
+        order); the key plus the cards of the colour paid: ``MOVE_TEXTS``'s.
 
         Filled in source by source, in a table shared by every state with these markers
         (search's worlds, their clones); placing a marker looks up another one."""
@@ -301,13 +312,11 @@ class TyrosState(State):
         found = routes.get(source)
         if found is None:
             markers = self.markers
-            by_colour: list[list[Route]] = [[] for _ in COLOURS]
-            for dest, cost in REACH[source]:
-                colour = markers[NODE_CELL[dest]]
-                if colour >= 0:
-                    key = ((source * NODE_COUNT + dest) * KINDS + colour) * CARDS_PER_MOVE
-                    by_colour[colour].append((cost, dest, NODE_CELL[dest], colour, key))
-            found = routes[source] = tuple(tuple(ways) for ways in by_colour)
+            found = routes[source] = tuple(
+                (cost, dest, cell, colour, key + colour * CARDS_PER_MOVE)  # = the key's sum
+                for cost, dest, cell, key in SEA_FROM[source]
+                if (colour := markers[cell]) >= 0
+            )
         return found
 
     def empire_ranks(self) -> tuple[int, ...]:
@@ -495,10 +504,11 @@ class TyrosState(State):
         found = counts.get(player)
         if found is None:
             total = [0] * CELL_COUNT
-            mine = [0] * CELL_COUNT
             for cell, owners in self.fleet().items():
                 total[cell] = len(owners)
-                mine[cell] = owners.count(player)
+            mine = [0] * CELL_COUNT
+            for node in self.ships[player]:  # fewer than the cells with ships
+                mine[NODE_CELL[node]] += 1
             found = counts[player] = (total, mine)
         return found
 
@@ -544,7 +554,8 @@ class TyrosState(State):
         """Y6: cheapest sea route, one card of the destination's colour per cell entered."""
         cities = self.cities
         jokers = hand[JOKER]
-        reach = [hand[c] + jokers for c in range(len(COLOURS))]  # cells a colour pays for
+        # cells each colour pays for (written out: no comprehension to call in search)
+        reach = [hand[0] + jokers, hand[1] + jokers, hand[2] + jokers, hand[3] + jokers]
         farthest = max(reach)
         if not farthest:
             return
@@ -552,7 +563,11 @@ class TyrosState(State):
         tyros_room = not tyros_open or mine[TYROS] < MAX_OWN_SHIPS_IN_OPEN_TYROS
         for source in sorted(set(self.ships[player])):
             source_cell = NODE_CELL[source]
-            for cost, dest, cell, colour, key in self._affordable(source, reach):
+            for cost, dest, cell, colour, key in self.sea_routes(source):
+                if cost > reach[colour]:
+                    if cost > farthest:
+                        break  # the routes are by cost: no colour pays for the rest
+                    continue
                 if cell != source_cell and not (  # Italy: changing coast keeps the count
                     tyros_room if cell == TYROS and tyros_open else total[cell] < MAX_SHIPS_PER_CELL
                 ):
@@ -574,22 +589,6 @@ class TyrosState(State):
                 for kind in range(KINDS):
                     if left[kind]:
                         out.append(f"{text} fee {CARD_NAMES[kind]}")
-
-    def _affordable(self, source: int, reach: list[int]) -> list[Route]:
-        """The routes from ``source`` whose colour's cards (jokers included) pay for them,
-        cheapest first, then by node (the legal list's order)."""
-        found: list[Route] = []
-        colours = 0
-        for budget, routes in zip(reach, self.sea_routes(source), strict=True):
-            if budget:  # every route costs at least one card
-                for route in routes:
-                    if route[0] > budget:
-                        break
-                    found.append(route)
-                colours += 1
-        if colours > 1:
-            found.sort()  # by cost, then node (each colour's routes already are)
-        return found
 
     def _city_options(
         self, player: int, hand: list[int], total: list[int], mine: list[int], out: list[str]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
 
 from machiavel.games.tyros.board import BOARD
 from machiavel.games.tyros.cards import COLOURS
@@ -17,7 +16,7 @@ MAJORITY_BONUS = 7  # Y8: most cities in an empire, no tie
 NODE_CELL = BOARD.node_cell
 
 
-@dataclass
+@dataclass(slots=True)
 class ScoreSheet:
     """Current points of every player, with the parts that make them up."""
 
@@ -28,14 +27,7 @@ class ScoreSheet:
     majority: list[int]
     bonus: list[int]
     largest_empire: list[int]  # points scored in the largest empire (Y8 tie-break)
-
-    @cached_property
-    def totals(self) -> list[int]:
-        """Points per player (worked out once: a sheet is shared, never changed)."""
-        return [
-            c + s + m + b
-            for c, s, m, b in zip(self.city, self.ship, self.majority, self.bonus, strict=True)
-        ]
+    totals: list[int]  # points per player: the sum of the four above
 
 
 def empire_sizes(markers: Sequence[int]) -> list[int]:
@@ -64,15 +56,20 @@ def fleet_of(ships: list[list[int]]) -> dict[int, list[int]]:
 
 @dataclass(frozen=True)
 class CityPoints:
-    """The points cities bring (they change only with a city or a marker)."""
+    """The points cities bring (they change only with a city or a marker), and the empires'
+    sizes and ranks they were counted with (these change only with a marker)."""
 
+    sizes: list[int]  # as in ``ScoreSheet``
+    ranking: list[int]
+    rank_of: list[int]  # colour -> its place in ``ranking``
     city: tuple[int, ...]
     majority: tuple[int, ...]
     in_largest: tuple[int, ...]  # city and majority points in the largest empire
 
 
 def city_points(players: int, markers: list[int], cities: list[int]) -> CityPoints:
-    ranking = rank_empires(empire_sizes(markers))
+    sizes = empire_sizes(markers)
+    ranking = rank_empires(sizes)
     rank_of = [0] * len(COLOURS)
     for rank, colour in enumerate(ranking):
         rank_of[colour] = rank
@@ -98,7 +95,7 @@ def city_points(players: int, markers: list[int], cities: list[int]) -> CityPoin
                 majority[winner] += MAJORITY_BONUS
                 if colour == largest:
                     in_largest[winner] += MAJORITY_BONUS
-    return CityPoints(tuple(city), tuple(majority), tuple(in_largest))
+    return CityPoints(sizes, ranking, rank_of, tuple(city), tuple(majority), tuple(in_largest))
 
 
 def score_board(
@@ -116,11 +113,7 @@ def score_board(
         fleet = fleet_of(ships)
     if from_cities is None:
         from_cities = city_points(players, markers, cities)
-    sizes = empire_sizes(markers)
-    ranking = rank_empires(sizes)
-    rank_of = [0] * len(COLOURS)
-    for rank, colour in enumerate(ranking):
-        rank_of[colour] = rank
+    ranking, rank_of = from_cities.ranking, from_cities.rank_of
     largest = ranking[0]
     city = list(from_cities.city)
     ship = [0] * players
@@ -140,7 +133,9 @@ def score_board(
             in_largest[owner] += points
     if bonus_owner >= 0:
         bonus[bonus_owner] += ALL_EMPIRES_BONUS
-    return ScoreSheet(sizes, ranking, city, ship, majority, bonus, in_largest)
+    # added up once here: search reads the totals of nearly every sheet (shared, never changed)
+    totals = [c + s + m + b for c, s, m, b in zip(city, ship, majority, bonus, strict=True)]
+    return ScoreSheet(from_cities.sizes, ranking, city, ship, majority, bonus, in_largest, totals)
 
 
 def winners_of(sheet: ScoreSheet) -> tuple[int, ...]:
