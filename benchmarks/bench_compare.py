@@ -103,22 +103,38 @@ def alternate(
     return before, after
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--base", required=True, help="the older commit to compare with")
+def comparison_arguments(parser: argparse.ArgumentParser, base: str | None) -> None:
+    """The options every side-by-side benchmark takes (``base``: the default older commit,
+    None to make it required)."""
+    if base is None:
+        parser.add_argument("--base", required=True, help="the older commit to compare with")
+    else:
+        parser.add_argument("--base", default=base, help=f"the older commit (default {base})")
     parser.add_argument("--against", help="a commit to compare it with (default: the working tree)")
-    parser.add_argument("--seconds", type=float, default=3.0, help="bench time per game")
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per game")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each tree (median)")
     parser.add_argument("--game", action="append", default=[], help="only this game")
     parser.add_argument("--cpu", type=int, default=0, help="core to pin to (-1: none)")
-    args = parser.parse_args()
+
+
+def compare(
+    args: argparse.Namespace, measure_tree: Callable[[Path, float, list[str], int | None], T]
+) -> tuple[list[T], list[T]]:
+    """``measure_tree`` run on both trees the options name, in turn, ``--rounds`` times."""
     cpu = None if args.cpu < 0 else args.cpu
-    before, after = alternate(
+    return alternate(
         args.base,
         args.against,
         args.rounds,
-        lambda tree: measure(tree, args.seconds, args.game, cpu),
+        lambda tree: measure_tree(tree, args.seconds, args.game, cpu),
     )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    comparison_arguments(parser, None)
+    args = parser.parse_args()
+    before, after = compare(args, measure)
     report(args.base, args.against or "working tree", medians(before), medians(after))
 
 

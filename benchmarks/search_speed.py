@@ -25,7 +25,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench_compare import alternate  # same folder: run as a script
+from bench_compare import compare, comparison_arguments  # same folder: run as a script
 
 ROOT = Path(__file__).resolve().parent.parent
 # Runs inside each tree: only what the contract offered at the reference commit.
@@ -95,20 +95,9 @@ def report(base: str, other: str, before: list[Figures], after: list[Figures]) -
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--base", default="73a8bd3", help="the older commit (default 73a8bd3)")
-    parser.add_argument("--against", help="a commit to compare it with (default: the working tree)")
-    parser.add_argument("--seconds", type=float, default=3.0, help="search time per game")
-    parser.add_argument("--rounds", type=int, default=3, help="runs of each tree (median)")
-    parser.add_argument("--game", action="append", default=[], help="only this game")
-    parser.add_argument("--cpu", type=int, default=0, help="core to pin to (-1: none)")
+    comparison_arguments(parser, "73a8bd3")
     args = parser.parse_args()
-    cpu = None if args.cpu < 0 else args.cpu
-    before, after = alternate(
-        args.base,
-        args.against,
-        args.rounds,
-        lambda tree: measure(tree, args.seconds, args.game, cpu),
-    )
+    before, after = compare(args, measure)
     report(args.base, args.against or "working tree", before, after)
 
 
