@@ -23,7 +23,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 MEASURE = """
@@ -41,14 +41,20 @@ T = TypeVar("T")
 Figures = dict[str, dict[str, float]]  # game -> figure -> value
 
 
-def measure(tree: Path, seconds: float, games: list[str], cpu: int | None) -> Figures:
-    """One ``bench_all`` run with ``tree``'s engines, in a process of its own."""
-    command = [sys.executable, "-c", MEASURE, str(seconds), *games]
+def run_in_tree(tree: Path, script: str, seconds: float, games: list[str], cpu: int | None) -> Any:
+    """The JSON that ``script`` prints last, run with ``tree``'s ``machiavel`` in a process
+    of its own (pinned to ``cpu`` if given)."""
+    command = [sys.executable, "-c", script, str(seconds), *games]
     if cpu is not None:
         command = ["taskset", "-c", str(cpu), *command]
     environment = {**os.environ, "PYTHONPATH": str(tree / "src")}
     output = subprocess.run(command, env=environment, capture_output=True, text=True, check=True)
-    result: Figures = json.loads(output.stdout.strip().splitlines()[-1])
+    return json.loads(output.stdout.strip().splitlines()[-1])
+
+
+def measure(tree: Path, seconds: float, games: list[str], cpu: int | None) -> Figures:
+    """One ``bench_all`` run with ``tree``'s engines."""
+    result: Figures = run_in_tree(tree, MEASURE, seconds, games, cpu)
     return result
 
 

@@ -18,14 +18,14 @@ Only the engines' and the bot's code differ between the two runs: both import th
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
-import subprocess
-import sys
 from pathlib import Path
 
-from bench_compare import compare, comparison_arguments  # same folder: run as a script
+from bench_compare import (  # same folder: run as a script
+    compare,
+    comparison_arguments,
+    run_in_tree,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 # Runs inside each tree: only what the contract offered at the reference commit.
@@ -74,13 +74,8 @@ Figures = dict[str, float]  # game -> ISMCTS iterations per second
 
 
 def measure(tree: Path, seconds: float, games: list[str], cpu: int | None) -> Figures:
-    """One search run over every game with ``tree``'s code, in a process of its own."""
-    command = [sys.executable, "-c", MEASURE, str(seconds), *games]
-    if cpu is not None:
-        command = ["taskset", "-c", str(cpu), *command]
-    environment = {**os.environ, "PYTHONPATH": str(tree / "src")}
-    output = subprocess.run(command, env=environment, capture_output=True, text=True, check=True)
-    result: Figures = json.loads(output.stdout.strip().splitlines()[-1])
+    """One search run over every game with ``tree``'s code."""
+    result: Figures = run_in_tree(tree, MEASURE, seconds, games, cpu)
     return result
 
 
