@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 import numpy.typing as npt
@@ -19,7 +19,23 @@ def _encoding(game_id: str, players: int, options: Mapping[str, Any] | None) -> 
     return encoding_for(game_id, players, setup.options)
 
 
-class ActionSpace:
+class _OfASetup:
+    """What ``ActionSpace`` and ``Observer`` share: a game's encoding for one setup, which
+    never changes (so copies of a game, OpenSpiel's clones included, share it)."""
+
+    def __init__(
+        self, game_id: str, players: int, options: Mapping[str, Any] | None = None
+    ) -> None:
+        self.game = game_id
+        self.players = players
+        self._encoding = _encoding(game_id, players, options)
+        self.version = self._encoding.version
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self
+
+
+class ActionSpace(_OfASetup):
     """Every action a game of ``game_id`` for ``players`` can allow, numbered ``0 .. n-1``.
 
     ``encode(decode(i)) == i`` for every number, and every legal action of every state of
@@ -30,14 +46,8 @@ class ActionSpace:
     def __init__(
         self, game_id: str, players: int, options: Mapping[str, Any] | None = None
     ) -> None:
-        self.game = game_id
-        self.players = players
-        self._encoding = _encoding(game_id, players, options)
-        self.version = self._encoding.version
+        super().__init__(game_id, players, options)
         self.n = self._encoding.size
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> ActionSpace:
-        return self  # never changes: copies of a game (OpenSpiel's clones) share it
 
     def encode(self, action: str) -> int:
         number = self._encoding.number(action) if isinstance(action, str) else None
@@ -76,20 +86,14 @@ class ActionSpace:
         return np.frombuffer(ones, dtype=np.int8)
 
 
-class Observer:
+class Observer(_OfASetup):
     """A player's view as a fixed-length float32 vector (``docs/rl.md``, field by field)."""
 
     def __init__(
         self, game_id: str, players: int, options: Mapping[str, Any] | None = None
     ) -> None:
-        self.game = game_id
-        self.players = players
-        self._encoding = _encoding(game_id, players, options)
-        self.version = self._encoding.version
+        super().__init__(game_id, players, options)
         self.shape = (self._encoding.observation_size,)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Observer:
-        return self  # never changes
 
     def encode(self, view: JsonDict) -> Vector:
         """The observation of ``view``: what ``state.view(player)`` gave, nothing else."""
