@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +32,7 @@ from machiavel.server.launch import (
     stop_server_process,
 )
 from machiavel.server.storage import RatingChangeRow, Repository
+from support.waiting import wait_until
 
 STUCK = 300.0  # seconds after which a wait fails: only a stuck test gets there
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "external_bot.py"
@@ -73,10 +73,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         process = start_server_process(command, output)
     server = Served(process, f"http://127.0.0.1:{port}", database, log)
     try:
-        deadline = time.monotonic() + STUCK
-        while not answers(server):
-            assert time.monotonic() < deadline, "the server never answered"
-            time.sleep(0.05)
+        wait_until(lambda: answers(server), "the server to answer")
         owner = httpx2.post(
             server.base + "/api/accounts",
             json={"name": OWNER, "password": PASSWORD},
@@ -86,10 +83,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         yield server
     finally:
         stop_server_process(process)
-        deadline = time.monotonic() + STUCK
-        while left := still_running(process.pid):
-            assert time.monotonic() < deadline, f"the server's processes {left} are still there"
-            time.sleep(0.05)
+        wait_until(lambda: not still_running(process.pid), "the server's processes to end")
 
 
 def still_running(group: int) -> list[int]:

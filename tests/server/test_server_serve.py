@@ -13,13 +13,12 @@ import json
 import os
 import signal
 import subprocess
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import httpx2
 import pytest
@@ -38,20 +37,11 @@ from machiavel.server.launch import (
 )
 from machiavel.server.run import PUBLIC_URL_VARIABLE, browser_address, public_address
 from machiavel.server.storage import Repository
+from support.waiting import wait_until
 
 STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
-T = TypeVar("T")
 
 needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
-
-
-def wait_until(condition: Callable[[], T | None], what: str, seconds: float = STUCK) -> T:
-    """Poll ``condition`` until it gives something; fail only if that never comes."""
-    deadline = time.monotonic() + seconds
-    while (found := condition()) is None or found is False:
-        assert time.monotonic() < deadline, f"still waiting, after {seconds} s, for {what}"
-        time.sleep(0.02)
-    return found
 
 
 @dataclass

@@ -1,0 +1,19 @@
+"""Waiting on a condition, never on the clock: the one poll loop the tests share."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
+T = TypeVar("T")
+
+
+def wait_until(condition: Callable[[], T | None], what: str, seconds: float = STUCK) -> T:
+    """Poll ``condition`` until it gives something; fail only if that never comes."""
+    deadline = time.monotonic() + seconds
+    while (found := condition()) is None or found is False:
+        assert time.monotonic() < deadline, f"still waiting, after {seconds} s, for {what}"
+        time.sleep(0.02)  # the polling interval: the condition is checked again
+    return found
