@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test,rl,openspiel]'
+	$(BIN)/python -m pip install --quiet -e '.[test,rl,openspiel,ray]'
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -28,6 +28,7 @@ from playwright.sync_api import (
     Browser,
     BrowserContext,
     ConsoleMessage,
+    Locator,
     Page,
     Response,
     ViewportSize,
@@ -257,6 +258,37 @@ def create_table_via_lobby(
     return game_id
 
 
+# A point of the element that the element itself receives (not something drawn over it),
+# scrolled into view: where a person would click. Null when nothing of it can be hit.
+_POINT_SEEN = """element => {
+    element.scrollIntoView({block: 'center', inline: 'center'});
+    const box = element.getBoundingClientRect();
+    for (const fy of [0.5, 0.25, 0.75, 0.1, 0.9]) {
+        for (const fx of [0.5, 0.25, 0.75, 0.1, 0.9]) {
+            const hit = document.elementFromPoint(box.left + box.width * fx, box.top + box.height * fy);
+            if (hit && (hit === element || element.contains(hit))) {
+                return {x: box.width * fx, y: box.height * fy};
+            }
+        }
+    }
+    return null;
+}"""
+
+
+def click_where_seen(target: Locator) -> None:
+    """Click ``target`` as a person would: at its middle, or, when something is drawn over
+    its middle (an SVG shape whose box centre lies on a neighbour), at a part of it that
+    shows. Raises PlaywrightError when the page redraws meanwhile."""
+    try:
+        target.click(timeout=2000)
+        return
+    except PlaywrightError:
+        point = target.evaluate(_POINT_SEEN, timeout=2000)
+        if point is None:
+            raise
+    target.click(position=point, timeout=2000)
+
+
 def play_by_clicking(
     page: Page,
     *,
@@ -302,9 +334,9 @@ def play_by_clicking(
                 page.locator(preferred).first if preferred else choices.nth(rng.randrange(count))
             )
             try:
-                target.click(timeout=2000)
-            except PlaywrightError:  # the page redrew under the pointer: look again
-                assert time.monotonic() - last_click < STUCK, "no click goes through"
+                click_where_seen(target)
+            except PlaywrightError as error:  # the page redrew under the pointer: look again
+                assert time.monotonic() - last_click < STUCK, f"no click goes through: {error}"
                 # A click whose answer came too late (a busy machine) may still have
                 # reached the page: counted, so that every action stays within the clicks.
                 tried += 1
