@@ -35,6 +35,8 @@ from machiavel.server.accounts import (
     same_origin,
 )
 from machiavel.server.chat import ChatLimits
+from machiavel.server.cluster import ClusterSettings, OwnerUnreachable
+from machiavel.server.forwarding import ClusterRouter
 from machiavel.server.headers import SecureFastAPI
 from machiavel.server.live import Connection, LiveGame
 from machiavel.server.mail import Mailer, MailSettings, read_unsubscribe_token
@@ -110,6 +112,7 @@ def create_app(
     mail_retry_delays: Sequence[float] = (5.0, 30.0, 120.0),
     table_limits: TableLimits | None = None,
     sweep_every: float = 600.0,
+    cluster: ClusterSettings | None = None,
 ) -> FastAPI:
     """The server on a database (default: MACHIAVEL_DATABASE_URL, else ./machiavel.db).
 
@@ -122,6 +125,7 @@ def create_app(
     ``public_url``: the address people open, for the links in mails. ``table_limits``:
     tables and write requests per account and address (``quotas.TableLimits.off()`` for
     none); ``sweep_every``: seconds between two sweeps of abandoned tables.
+    ``cluster``: join the other processes on the same database and Redis (cluster.py).
     """
     repository = Repository(database_url)
     mailer = Mailer(mail_settings, retry_delays=mail_retry_delays)
@@ -136,7 +140,10 @@ def create_app(
         notifier=notifier,
         table_limits=table_limits,
         sweep_every=sweep_every,
+        cluster=cluster,
     )
+    if service.remote is not None:
+        service.remote.socket_text = _act_from_socket
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -166,6 +173,8 @@ def create_app(
     app.add_middleware(FastActions, service=service)
     app.add_middleware(BodyLimit, limit=max_body)
     app.add_middleware(WriteLimit, rate=WriteRate(table_limits or TableLimits()))
+    if service.cluster is not None:  # outermost: a request is counted where it is served
+        app.add_middleware(ClusterRouter, service=service, max_body=max_body)
     if WEB_DIR.is_dir():
         app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
     return app
@@ -845,6 +854,14 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
             await websocket.close(code=WS_POLICY, reason=close_reason(reason))
             return
         try:
+            owner = await service.route(game_id)
+        except OwnerUnreachable as error:
+            await websocket.close(code=4503, reason=close_reason(str(error)))
+            return
+        if owner is not None:  # played by another process of the cluster
+            await _hold_socket(websocket, service, accounts, game_id, owner.member, token, start)
+            return
+        try:
             opened = await _open_watch(websocket, service, accounts, game_id, token, start)
         except (DBAPIError, PoolTimeout) as error:
             if not is_unreachable(error):
@@ -874,20 +891,10 @@ async def _open_watch(
     log_from: int,
 ) -> tuple[LiveGame, Connection, int | None] | None:
     """Register an accepted socket with its game; None once it is closed with why."""
-    account = None
-    session = _session_token(websocket)
-    if not token and session is not None:
-        # A page of another site must not open a socket with this site's cookie
-        # (cross-site WebSocket hijacking): browsers always send Origin.
-        cookie_only = _bearer_token(websocket) is None
-        foreign = websocket.headers.get("origin") is not None and not _from_this_site(websocket)
-        if cookie_only and foreign:
-            await websocket.close(code=4403, reason=CROSS_SITE[:120])
-            return None
-        account = await accounts.account_id(session)
-        if account is None and not cookie_only:
-            await websocket.close(code=WS_UNAUTHORIZED, reason=close_reason(BEARER_REFUSED))
-            return None
+    signed_in = await _socket_account(websocket, accounts, token)
+    if signed_in is None:
+        return None
+    account = signed_in[0]
     try:
         live, connection = await service.connect(game_id, token, log_from, account)
     except Unreadable as error:  # what can be shown, then closed for good
@@ -899,6 +906,76 @@ async def _open_watch(
         await websocket.close(code=4000 + error.status, reason=close_reason(error.detail))
         return None
     return live, connection, account
+
+
+async def _socket_account(
+    websocket: WebSocket, accounts: Accounts, token: str | None
+) -> tuple[int | None] | None:
+    """The account a socket without a seat token speaks for (in a 1-tuple: None if
+    none); None once the socket is closed with why (another site's page, a wrong bearer)."""
+    session = _session_token(websocket)
+    if token or session is None:
+        return (None,)
+    # A page of another site must not open a socket with this site's cookie
+    # (cross-site WebSocket hijacking): browsers always send Origin.
+    cookie_only = _bearer_token(websocket) is None
+    foreign = websocket.headers.get("origin") is not None and not _from_this_site(websocket)
+    if cookie_only and foreign:
+        await websocket.close(code=4403, reason=CROSS_SITE[:120])
+        return None
+    account = await accounts.account_id(session)
+    if account is None and not cookie_only:
+        await websocket.close(code=WS_UNAUTHORIZED, reason=close_reason(BEARER_REFUSED))
+        return None
+    return (account,)
+
+
+async def _hold_socket(
+    websocket: WebSocket,
+    service: GameService,
+    accounts: Accounts,
+    game_id: str,
+    owner: str,
+    token: str | None,
+    log_from: int,
+) -> None:
+    """A socket for a game another process owns: registered there, its texts passed on
+    and its pushes written out from here (remote.py)."""
+    remote = service.remote
+    assert remote is not None
+    signed_in = await _socket_account(websocket, accounts, token)
+    if signed_in is None:
+        return
+    socket_id, held = remote.hold(game_id, owner, token, signed_in[0], log_from)
+    sender = asyncio.get_running_loop().create_task(_send_held(websocket, held.queue))
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            if text is None:
+                text = (message.get("bytes") or b"").decode("utf-8", "replace")
+            remote.text(socket_id, text[: MAX_BODY + 1])  # the owner refuses what is over
+    finally:
+        remote.let_go(socket_id)
+        sender.cancel()
+        with suppress(asyncio.CancelledError, Exception):
+            await sender
+
+
+async def _send_held(websocket: WebSocket, queue: asyncio.Queue[tuple[int, str] | str]) -> None:
+    """Write out what the owner pushes to a held socket, until it says to close."""
+    try:
+        while True:
+            item = await queue.get()
+            if isinstance(item, tuple):
+                code, reason = item
+                await websocket.close(code=code, reason=close_reason(reason))
+                return
+            await websocket.send_text(item)
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        return  # the client is gone
 
 
 def query_number_problem(value: str, name: str, what: str) -> str:

@@ -15,7 +15,7 @@ import logging
 import re
 import unicodedata
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -43,6 +43,7 @@ from machiavel.server.chat import (
     readable,
 )
 from machiavel.server.clocks import ClockRefused, ClockSpec, SeatClocks, iso_utc, read_abandon
+from machiavel.server.cluster import Cluster, ClusterSettings, Owner
 from machiavel.server.damage import DamagedGame
 from machiavel.server.jsontext import dumps
 from machiavel.server.live import (
@@ -59,6 +60,7 @@ from machiavel.server.notices import Notifier
 from machiavel.server.outage import UNREACHABLE, is_unreachable
 from machiavel.server.quotas import LimitReached, TableLimits, address_key, check_tables
 from machiavel.server.readonly import ReadOnlyGame, examine
+from machiavel.server.remote import RemoteSockets
 from machiavel.server.storage import (
     MAX_SEED,
     AccountRecord,
@@ -119,6 +121,13 @@ class CannotLoad(ApiError):  # noqa: N818 - it names a situation, served as such
         super().__init__(410, damaged.message)
 
 
+class NotOwner(ApiError):  # noqa: N818 - it names a situation, served as such
+    """In a cluster: another process plays this game (it took it a moment ago)."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(503, f"game {game_id} is being moved between server processes: try again")
+
+
 @dataclass(frozen=True)
 class SeatSpec:
     kind: str
@@ -141,6 +150,7 @@ class GameService:
         notifier: Notifier | None = None,
         sweep_every: float = 600.0,
         table_limits: TableLimits | None = None,
+        cluster: ClusterSettings | None = None,
     ) -> None:
         self.repo = repository
         self.notifier = notifier or Notifier(repository, Mailer(None), "http://127.0.0.1")
@@ -160,12 +170,27 @@ class GameService:
         self.sweep_every = sweep_every  # seconds between two sweeps of abandoned tables
         self._sweeper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()  # timeouts being applied
+        # In a cluster: the leases of the games in memory, and sockets crossing processes.
+        self.cluster: Cluster | None = None
+        self.remote: RemoteSockets | None = None
+        if cluster is not None:
+            self._join(Cluster(cluster))
+
+    def _join(self, cluster: Cluster) -> None:
+        self.cluster = cluster
+        self.remote = RemoteSockets(self, cluster)
+        cluster.owned = lambda: list(self._cache)
+        cluster.on_lost = self._lose
+        cluster.on_orphans = self._resume_games
+        cluster.on_member_gone = self.remote.member_gone
 
     # ---- life cycle -----------------------------------------------------------------
     async def start(self) -> None:
         """Resume every unfinished game with bots or a clock, in the background, and
         sweep abandoned tables from time to time."""
         loop = asyncio.get_running_loop()
+        if self.cluster is not None and self.remote is not None:
+            await self.cluster.start(self.remote.handle)
         self._resume = loop.create_task(self._resume_bots())
         self._sweeper = loop.create_task(self._sweep_forever())
 
@@ -186,6 +211,8 @@ class GameService:
         for live in self._cache.values():
             for connection in list(live.connections):
                 connection.close(WS_RELOAD, "the server is stopping")
+        if self.cluster is not None:
+            await self.cluster.stop()  # its games' leases are given up: others load them
 
     async def _resume_bots(self) -> None:
         try:
@@ -196,11 +223,18 @@ class GameService:
             self.repo.outage.report(error)
             logger.error("no bot was resumed: %s", UNREACHABLE)
             return
+        await self._resume_games(ids)
+
+    async def _resume_games(self, ids: Sequence[str]) -> None:
+        """Load these games, so that their bots move and their clocks run (in a cluster,
+        those of them no other process owns)."""
         for game_id in ids:
             try:
                 await self.live(game_id, resuming=True)  # loading schedules the bots to move
             except (Unreadable, CannotLoad):
                 pass  # said in the log when it was found out
+            except NotOwner:
+                pass  # another process of the cluster plays it
             except ApiError as error:
                 logger.error("game %s not resumed: %s", game_id, error.detail)
             except Exception as error:  # one game must not keep the others' bots from resuming
@@ -230,32 +264,42 @@ class GameService:
             if live is not None:
                 return live
             self._raise_if_read_only(game_id)
+            if self.cluster is not None and not await self.cluster.claim(game_id):
+                raise NotOwner(game_id)
             try:
-                loaded = await asyncio.to_thread(self.repo.load, game_id)
-            except DamagedGame as damaged:  # reported (logged once) by the repository
-                raise self._damaged(damaged) from None
-            if loaded is None:
-                raise ApiError(404, f"there is no game {game_id!r}")
-            replayed = await asyncio.to_thread(self._replay, *loaded)
-            if isinstance(replayed, ReadOnlyGame):
-                self._keep_read_only(replayed)
-                if resuming:
-                    logger.warning(
-                        "game %s is read-only, its bots are not resumed: %s",
-                        game_id,
-                        replayed.detail,
-                    )
-                else:
-                    logger.warning("game %s is read-only: %s", game_id, replayed.detail)
-                raise Unreadable(replayed)
-            live = replayed
-            messages, last = await asyncio.to_thread(self.repo.recent_chat, game_id)
-            live.chat = RecentChat(messages, last)
-            self._cache[game_id] = live
-            self._schedule_bots(live)
-            self._arm(live)  # a deadline passed while the server was down fires at once
-            self._evict_idle()
-            return live
+                return await self._load(game_id, resuming)
+            except BaseException:
+                self._release(game_id)  # no game, or not one to play: nothing to own
+                raise
+
+    async def _load(self, game_id: str, resuming: bool) -> LiveGame:
+        """Load and replay a stored game into memory (the load lock held)."""
+        try:
+            loaded = await asyncio.to_thread(self.repo.load, game_id)
+        except DamagedGame as damaged:  # reported (logged once) by the repository
+            raise self._damaged(damaged) from None
+        if loaded is None:
+            raise ApiError(404, f"there is no game {game_id!r}")
+        replayed = await asyncio.to_thread(self._replay, *loaded)
+        if isinstance(replayed, ReadOnlyGame):
+            self._keep_read_only(replayed)
+            if resuming:
+                logger.warning(
+                    "game %s is read-only, its bots are not resumed: %s",
+                    game_id,
+                    replayed.detail,
+                )
+            else:
+                logger.warning("game %s is read-only: %s", game_id, replayed.detail)
+            raise Unreadable(replayed)
+        live = replayed
+        messages, last = await asyncio.to_thread(self.repo.recent_chat, game_id)
+        live.chat = RecentChat(messages, last)
+        self._cache[game_id] = live
+        self._schedule_bots(live)
+        self._arm(live)  # a deadline passed while the server was down fires at once
+        self._evict_idle()
+        return live
 
     def _replay(
         self, record: GameRecord, actions: list[tuple[int, str]]
@@ -310,6 +354,7 @@ class GameService:
                 continue
             live.dead = True  # anyone still holding it loads it again
             del self._cache[game_id]
+            self._release(game_id)
 
     def _drop(self, live: LiveGame) -> None:
         """Forget a game whose memory may differ from storage; its watchers reconnect."""
@@ -319,9 +364,43 @@ class GameService:
             live.timer = None
         if self._cache.get(live.id) is live:
             del self._cache[live.id]
+            self._release(live.id)
         self.bots.forget_game(live.id)
         for connection in list(live.connections):
             connection.close(WS_RELOAD, "the game was reloaded: reconnect")
+        if self.remote is not None:
+            self.remote.game_dropped(live.id)
+
+    # ---- ownership in a cluster -----------------------------------------------------
+    async def route(self, game_id: str) -> Owner | None:
+        """Where a game is played: None here (claimed now if nobody owned it), else the
+        other process that owns it."""
+        if self.cluster is None or game_id in self._cache or not GAME_ID.fullmatch(game_id):
+            return None  # here: a malformed id is answered 404 here
+        return await self.cluster.owner_or_claim(game_id)
+
+    def owned_games(self) -> Collection[str]:
+        """The games in memory: in a cluster, those this process owns."""
+        return self._cache.keys()
+
+    async def _own(self, game_id: str) -> None:
+        """Claim a game this process just made (nobody else can know its id yet)."""
+        if self.cluster is not None and not await self.cluster.claim(game_id):
+            raise NotOwner(game_id)
+
+    def _release(self, game_id: str) -> None:
+        """Give a forgotten game's lease up (in the background: never blocks a game)."""
+        if self.cluster is None:
+            return
+        task = asyncio.get_running_loop().create_task(self.cluster.release(game_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _lose(self, game_id: str) -> None:
+        """Another process took the game (this one stalled past its lease): forget it."""
+        live = self._cache.get(game_id)
+        if live is not None:
+            self._drop(live)
 
     async def locked(self, game_id: str) -> LiveGame:
         """The game with its lock acquired (the caller releases it)."""
@@ -473,6 +552,7 @@ class GameService:
         await self._check_limits(record)
         record = await self._store_new(record)
         live = LiveGame(record, state, [])
+        await self._own(live.id)
         self._cache[live.id] = live
         self._schedule_bots(live)
         self._evict_idle()
@@ -1467,6 +1547,7 @@ class GameService:
         else:
             raise ApiError(503, "could not store the rematch; try again")
         rematch = LiveGame(new, state, [])
+        await self._own(rematch.id)
         self._cache[rematch.id] = rematch
         self._schedule_bots(rematch)
         live.record = replace(record, rematch=new.id)
@@ -1578,7 +1659,12 @@ class GameService:
 
     # ---- watching -------------------------------------------------------------------
     async def connect(
-        self, game_id: str, token: str | None, log_from: int = 0, account: int | None = None
+        self,
+        game_id: str,
+        token: str | None,
+        log_from: int = 0,
+        account: int | None = None,
+        make: Callable[[Viewer, int | None], Connection] | None = None,
     ) -> tuple[LiveGame, Connection]:
         """Register a WebSocket; it gets the current state at once (a reconnect catches up:
         its log lines from ``log_from`` on, all of them if that is not a known version).
@@ -1595,7 +1681,10 @@ class GameService:
             if viewer is not None:
                 await self._claim_on_use(live, viewer)
             by_account = account if not token and viewer is not None else None
-            connection = Connection(viewer, account=by_account)
+            if make is None:
+                connection = Connection(viewer, account=by_account)
+            else:  # a socket held by another process of the cluster (remote.py)
+                connection = make(viewer, by_account)
             live.connections.add(connection)
             live.send(connection, log_from)
             return live, connection
