@@ -170,11 +170,19 @@ def test_a_member_leaving_gives_its_leases_up(prefix: str) -> None:
             pass
 
         await a.start(ignore)
-        a.owned = lambda: ["g1"]
-        assert await a.claim("g1")
+        a.owned = lambda: ["g1", "g2"]
+        assert await a.claim("g1") and await a.claim("g2")
         await a.stop()
-        assert await b.claim("g1")  # at once: no lease to wait for
         assert not await b.is_alive(a.member)
+        assert await b.claim("g1")  # at once: no lease to wait for
+        adopted: list[str] = []
+
+        async def adopt(games: list[str]) -> None:
+            adopted.extend(games)
+
+        b.on_orphans = adopt
+        await b._take_over_the_dead()  # and its games are handed over, g2 included
+        assert sorted(adopted) == ["g1", "g2"]
         await closing(b)
 
     run(test)

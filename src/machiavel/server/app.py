@@ -35,7 +35,7 @@ from machiavel.server.accounts import (
     same_origin,
 )
 from machiavel.server.chat import ChatLimits
-from machiavel.server.cluster import ClusterSettings, OwnerUnreachable
+from machiavel.server.cluster import ClusterSettings, OwnerUnreachable, shared_limiter
 from machiavel.server.forwarding import ClusterRouter
 from machiavel.server.headers import SecureFastAPI
 from machiavel.server.live import Connection, LiveGame
@@ -172,7 +172,11 @@ def create_app(
     _add_mail_routes(app, notifier)
     app.add_middleware(FastActions, service=service)
     app.add_middleware(BodyLimit, limit=max_body)
-    app.add_middleware(WriteLimit, rate=WriteRate(table_limits or TableLimits()))
+    write_rate = WriteRate(table_limits or TableLimits())
+    if cluster is not None:  # limits hold for the whole cluster
+        write_rate.limiter = accounts.limits.limiter = shared_limiter(cluster)
+        service.chat_limits.limiter = write_rate.limiter
+    app.add_middleware(WriteLimit, rate=write_rate)
     if service.cluster is not None:  # outermost: a request is counted where it is served
         app.add_middleware(ClusterRouter, service=service, max_body=max_body)
     if WEB_DIR.is_dir():

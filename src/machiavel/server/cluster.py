@@ -35,6 +35,8 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from limits.storage import RedisStorage
+from limits.strategies import MovingWindowRateLimiter
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
@@ -75,6 +77,14 @@ class ClusterSettings:
         return self.node or process_name()
 
 
+def shared_limiter(settings: ClusterSettings) -> MovingWindowRateLimiter:
+    """Moving windows kept in Redis, so that a limit (write requests, failed sign-ins,
+    chat) holds for the whole cluster, not once per process. Each check is a round trip
+    to Redis (a fraction of a millisecond on a local network)."""
+    storage = RedisStorage(settings.redis_url, key_prefix=f"{settings.prefix}:limits")
+    return MovingWindowRateLimiter(storage)
+
+
 def redis_url_from(given: str | None) -> str | None:
     """``--redis-url`` if given, else $MACHIAVEL_REDIS_URL, else None (one process)."""
     chosen = (given or os.environ.get(REDIS_URL_VARIABLE, "")).strip()
@@ -107,10 +117,11 @@ for i, key in ipairs(KEYS) do
 end
 return lost
 """
-# Give a lease up: KEYS lease, games-of-me; ARGV me, game.
+# Give a lease up: KEYS lease, games-of-me; ARGV me, game[, "hand over": the game stays
+# in this member's list, for the others to take over].
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
-redis.call('SREM', KEYS[2], ARGV[2])
+if ARGV[3] == nil then redis.call('SREM', KEYS[2], ARGV[2]) end
 return 1
 """
 
@@ -176,17 +187,20 @@ class Cluster:
         ]
 
     async def stop(self) -> None:
-        """Leave: give every lease up at once (the others need not wait for them to run
-        out), stop beating and listening."""
+        """Leave: give every lease up at once and stop beating, so that the others take
+        the games over at their next beat rather than when the leases run out (the list
+        of this member's games stays for them to share out)."""
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks = []
         try:
             for game_id in list(self.owned()):
-                await self.release(game_id)
+                await self._release(
+                    keys=[self.lease_key(game_id), self._key("games", self.member)],
+                    args=[self.member, game_id, "hand over"],
+                )
             await self.redis.delete(self._key("member", self.member))
-            await self.redis.srem(self._key("members"), self.member)
         except RedisError as error:
             logger.warning("cluster: could not leave cleanly: %s", error)
         await self.redis.aclose()
