@@ -195,6 +195,7 @@ class Cluster:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks = []
         try:
+            await self._publish_waiting()  # e.g. the closes of sockets held elsewhere
             for game_id in list(self.owned()):
                 await self._release(
                     keys=[self.lease_key(game_id), self._key("games", self.member)],
@@ -323,17 +324,27 @@ class Cluster:
 
     async def _publish_forever(self) -> None:
         while True:
-            channel, text = await self._outbox.get()
-            batch = [(channel, text)]
+            batch = [await self._outbox.get()]
             while not self._outbox.empty() and len(batch) < 256:
                 batch.append(self._outbox.get_nowait())
-            try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for target, body in batch:
-                        pipe.publish(target, body)
-                    await pipe.execute()
-            except RedisError as error:
-                logger.warning("cluster: %d messages not sent: %s", len(batch), error)
+            await self._publish(batch)
+
+    async def _publish_waiting(self) -> None:
+        batch = []
+        while not self._outbox.empty():
+            batch.append(self._outbox.get_nowait())
+        if batch:
+            await self._publish(batch)
+
+    async def _publish(self, batch: list[tuple[str, str]]) -> None:
+        """Send in one round trip, in order."""
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for target, body in batch:
+                    pipe.publish(target, body)
+                await pipe.execute()
+        except RedisError as error:
+            logger.warning("cluster: %d messages not sent: %s", len(batch), error)
 
     async def _listen(self, pubsub: Any) -> None:
         async for message in pubsub.listen():
