@@ -17,7 +17,7 @@ from machiavel.core.contract import State
 from machiavel.core.errors import IllegalAction, MachiavelError
 from machiavel.core.narration import narrate
 from machiavel.core.registry import game, games
-from machiavel.serving import SettingError, settings_from
+from machiavel.serving import SettingError, metrics_from, settings_from
 from machiavel.serving import add_arguments as add_connection_arguments
 
 if TYPE_CHECKING:
@@ -132,6 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             try:
                 connections = settings_from(args)
+                readers = metrics_from(args)
             except SettingError as error:
                 print(f"machiavel: {error}", file=sys.stderr)
                 return 2
@@ -144,6 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 smtp_url=args.smtp_url,
                 public_url=args.public_url,
                 limits=not args.no_limits,
+                metrics_from=readers,
             )
         for game_id in games():
             spec = game(game_id)

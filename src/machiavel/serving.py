@@ -1,7 +1,8 @@
 """Connection settings of ``machiavel serve``: how many connections at once, how long a
 client may take to send a request's headers, how long an idle keep-alive connection stays,
 and which proxies' forwarded client addresses are believed (docs/server.md, "Connection
-limits"). Read by the command line, so nothing here loads the server or Uvicorn;
+limits"); and which clients may read ``/metrics`` (docs/cluster.md, "Metrics"). Read by
+the command line, so nothing here loads the server or Uvicorn;
 ``machiavel.server.connections`` turns them into Uvicorn's options.
 """
 
@@ -12,12 +13,14 @@ import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 MAX_CONNECTIONS = 1000
 HEADER_TIMEOUT = 10.0
 KEEP_ALIVE_TIMEOUT = 5
 FORWARDED_ALLOW_IPS = "127.0.0.1,::1"  # a proxy on this machine; "none": believe no proxy
+METRICS_FROM = "127.0.0.1,::1"  # a Prometheus on this machine, scraping the server's port
+METRICS_FROM_VARIABLE = "MACHIAVEL_METRICS_FROM"
 
 ENVIRONMENT = {
     "max_connections": "MACHIAVEL_MAX_CONNECTIONS",
@@ -76,6 +79,55 @@ def trusted_proxies(text: str) -> list[str]:
     return proxies
 
 
+Network: TypeAlias = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+@dataclass(frozen=True)
+class MetricsReaders:
+    """The clients that may read ``/metrics``: those whose address (the forwarded one
+    behind a trusted proxy) is in one of ``networks``, or everyone (``everyone``)."""
+
+    networks: tuple[Network, ...] = ()
+    everyone: bool = False
+
+    @classmethod
+    def parse(cls, text: str) -> MetricsReaders:
+        """Comma-separated addresses or networks; "*" for every client, "none" or "" for
+        none. SettingError names a part that is neither."""
+        if text.strip().lower() in ("", "none"):
+            return cls()
+        parts = [part.strip() for part in text.split(",") if part.strip()]
+        if "*" in parts:
+            return cls(everyone=True)
+        networks = []
+        for part in parts:
+            try:
+                networks.append(ipaddress.ip_network(part, strict=False))
+            except ValueError:
+                raise SettingError(
+                    f"metrics-from: {part!r} is not an IP address or network"
+                ) from None
+        return cls(tuple(networks))
+
+    def allows(self, host: str | None) -> bool:
+        if self.everyone:
+            return True
+        try:
+            address = ipaddress.ip_address(host or "")
+        except ValueError:
+            return False  # no address, or a name (a test client): not on any network
+        return any(address in network for network in self.networks)
+
+
+def metrics_from(arguments: argparse.Namespace, environment: Mapping[str, str] = os.environ) -> str:
+    """``--metrics-from``, else $MACHIAVEL_METRICS_FROM, else loopback; checked here,
+    before the server starts (SettingError)."""
+    given: str | None = getattr(arguments, "metrics_from", None)
+    text = given if given is not None else environment.get(METRICS_FROM_VARIABLE, METRICS_FROM)
+    MetricsReaders.parse(text)
+    return text
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``serve`` options; each defaults to its environment variable, else ours."""
     group = parser.add_argument_group("connection limits (docs/server.md)")
@@ -99,6 +151,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"proxies whose X-Forwarded-For/-Proto are believed, comma-separated addresses "
         f"or networks, 'none' for none (${ENVIRONMENT['forwarded_allow_ips']}, "
         f"default {FORWARDED_ALLOW_IPS})",
+    )
+    parser.add_argument_group("metrics (docs/cluster.md)").add_argument(
+        "--metrics-from",
+        help=f"clients that may read /metrics, comma-separated addresses or networks, '*' "
+        f"for all, 'none' for none (${METRICS_FROM_VARIABLE}, default {METRICS_FROM})",
     )
 
 

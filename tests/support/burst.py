@@ -94,7 +94,7 @@ class Burst:
         deadline = time.monotonic() + STUCK
         while time.monotonic() < deadline:
             path = f"/api/games/{self.game_id}/actions"
-            status, answer, headers = call(self.base(), "POST", path, body)
+            status, _, headers = call(self.base(), "POST", path, body)
             if status == 200:
                 self.acknowledged[version] = (player, action)
                 self._note(headers)

@@ -23,7 +23,7 @@ from starlette.requests import HTTPConnection
 
 from machiavel.core.contract import JsonDict
 from machiavel.core.parsing import number_problem, read_number
-from machiavel.server import apidoc, jsontext
+from machiavel.server import apidoc, jsontext, metrics
 from machiavel.server.accounts import (
     COOKIE,
     DEFAULT_COST,
@@ -76,6 +76,7 @@ from machiavel.server.schemas import (
 )
 from machiavel.server.service import WS_READ_ONLY, ApiError, GameService, SeatSpec, Unreadable
 from machiavel.server.storage import AccountRecord, Repository
+from machiavel.serving import METRICS_FROM, MetricsReaders
 
 logger = logging.getLogger("machiavel.server")
 
@@ -113,6 +114,7 @@ def create_app(
     table_limits: TableLimits | None = None,
     sweep_every: float = 600.0,
     cluster: ClusterSettings | None = None,
+    metrics_from: str = METRICS_FROM,
 ) -> FastAPI:
     """The server on a database (default: MACHIAVEL_DATABASE_URL, else ./machiavel.db).
 
@@ -125,7 +127,9 @@ def create_app(
     ``public_url``: the address people open, for the links in mails. ``table_limits``:
     tables and write requests per account and address (``quotas.TableLimits.off()`` for
     none); ``sweep_every``: seconds between two sweeps of abandoned tables.
-    ``cluster``: join the other processes on the same database and Redis (cluster.py).
+    ``cluster``: how this process joins a cluster (docs/cluster.md); ``metrics_from``:
+    the clients that may read ``/metrics`` (``serving.MetricsReaders``, loopback by
+    default).
     """
     repository = Repository(database_url)
     mailer = Mailer(mail_settings, retry_delays=mail_retry_delays)
@@ -157,7 +161,8 @@ def create_app(
             await mailer.close()
             repository.close()
 
-    app = SecureFastAPI(  # security headers on every answer: headers.py
+    app = SecureFastAPI(  # security headers and X-Machiavel-Node on every answer: headers.py
+        node=cluster.name if cluster is not None else None,
         title="machiavel",
         summary="Play Tyrus, Djambi, Guildes and Tyros with friends and bots.",
         lifespan=lifespan,
@@ -170,6 +175,7 @@ def create_app(
     _add_account_routes(app, service, accounts)
     _add_bot_account_routes(app, accounts)
     _add_mail_routes(app, notifier)
+    _add_metrics_route(app, MetricsReaders.parse(metrics_from))
     app.add_middleware(FastActions, service=service)
     app.add_middleware(BodyLimit, limit=max_body)
     write_rate = WriteRate(table_limits or TableLimits())
@@ -182,6 +188,23 @@ def create_app(
     if WEB_DIR.is_dir():
         app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
     return app
+
+
+# ---- metrics ------------------------------------------------------------------------
+METRICS_REFUSED = (
+    "/metrics is only served to the clients of --metrics-from ($MACHIAVEL_METRICS_FROM, "
+    "loopback by default): see docs/cluster.md"
+)
+
+
+def _add_metrics_route(app: FastAPI, readers: MetricsReaders) -> None:
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus_metrics(request: Request) -> Response:
+        """This process's metrics in Prometheus's text format (docs/cluster.md)."""
+        if not readers.allows(request.client.host if request.client else None):
+            raise ApiError(403, METRICS_REFUSED)
+        body, content_type = metrics.exposition()
+        return Response(body, headers={"content-type": content_type})
 
 
 # ---- errors -------------------------------------------------------------------------
@@ -1022,6 +1045,7 @@ async def _receive_actions(
     messages: {"chat": ..., "channel"?: ...}."""
     while True:
         message = await websocket.receive()
+        metrics.arrived()  # an action in it is timed from here to its push
         if message["type"] == "websocket.disconnect":
             return
         text = message.get("text")

@@ -4,6 +4,11 @@ A worker is handed a ``Seat`` (all a bot may know) of a copy of the state and th
 level; it answers with an action, which then goes through the same accept path as a
 person's. Each move gets a fresh bot seeded from the game's seed, the seat and the
 version, so a bot's choices do not depend on when the server was restarted.
+
+The pool is handed no more moves at once than it has workers: a move waits in the server
+(for a place among slow moves, then for a free worker), where it is counted
+(``machiavel_bot_queue_length``) and timed (``machiavel_bot_queue_wait_seconds``), never
+in the pool's own queue, where nobody could see it.
 """
 
 from __future__ import annotations
@@ -16,10 +21,12 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import suppress
 from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
 from typing import Any
@@ -28,6 +35,7 @@ from machiavel.bots import bot
 from machiavel.bots.random_bot import RandomBot
 from machiavel.core.contract import Seat
 from machiavel.core.rng import Rng
+from machiavel.server import metrics
 
 logger = logging.getLogger("machiavel.server")
 
@@ -158,6 +166,13 @@ class FairSlots:
             turn.set_result(None)
 
 
+def _soon(loop: asyncio.AbstractEventLoop, call: Callable[[], None]) -> None:
+    """Run ``call`` in ``loop`` from any thread; nothing if the loop is closed (the
+    server stopped: its bot runner is gone with it)."""
+    with suppress(RuntimeError):
+        loop.call_soon_threadsafe(call)
+
+
 @dataclass(eq=False)
 class BotJob:
     game_id: str
@@ -165,6 +180,7 @@ class BotJob:
     version: int  # the version its action will be offered at (kept fresh, see below)
     legal: list[str]
     task: asyncio.Task[None] | None = field(default=None, repr=False)
+    scheduled_at: float = field(default_factory=time.monotonic, repr=False)
 
 
 class BotRunner:
@@ -187,6 +203,7 @@ class BotRunner:
         # Slow moves take all workers but one, which quick moves (easy, medium) always
         # find free: they never wait behind a search.
         self.slow = FairSlots(self._workers - 1)
+        self._free_workers = asyncio.Semaphore(self._workers)  # see _compute
 
     def _pool(self) -> Executor:
         if self._executor is None:
@@ -240,14 +257,18 @@ class BotRunner:
     async def _run_in_turn(
         self, job: BotJob, level: str, seed: int, seat: Seat, owner: str
     ) -> None:
-        if level not in SLOW_LEVELS:
-            await self._run(job, level, seed, seat)
-            return
-        await self.slow.acquire(owner)
+        waiting = metrics.WaitingBotMove(job.scheduled_at)
         try:
-            await self._run(job, level, seed, seat)
+            if level not in SLOW_LEVELS:
+                await self._run(job, level, seed, seat, waiting)
+                return
+            await self.slow.acquire(owner)
+            try:
+                await self._run(job, level, seed, seat, waiting)
+            finally:
+                self.slow.release()
         finally:
-            self.slow.release()
+            waiting.left()  # dropped before a worker took it
 
     def drop(self, job: BotJob) -> None:
         key = (job.game_id, job.player)
@@ -269,20 +290,17 @@ class BotRunner:
             if gid == game_id:
                 self.drop(job)
 
-    async def _run(self, job: BotJob, level: str, seed: int, seat: Seat) -> None:
-        loop = asyncio.get_running_loop()
+    async def _run(
+        self, job: BotJob, level: str, seed: int, seat: Seat, waiting: metrics.WaitingBotMove
+    ) -> None:
         params = self._params.get(level, {})
         try:
             try:
-                action = await loop.run_in_executor(
-                    self._pool(), choose_move, level, seed, seat, params
-                )
+                action = await self._compute(waiting, level, seed, seat, params)
             except BrokenProcessPool:
                 logger.warning("bot workers died; starting new ones")
                 self._reset_pool()
-                action = await loop.run_in_executor(
-                    self._pool(), choose_move, level, seed, seat, params
-                )
+                action = await self._compute(waiting, level, seed, seat, params)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -290,7 +308,31 @@ class BotRunner:
             action = fallback_move(seed, seat)
         self.moves_computed += 1
         if self.is_current(job):
+            metrics.arrived()  # the move has come: its push is timed from here
             await self._deliver(job, action)
+
+    async def _compute(
+        self,
+        waiting: metrics.WaitingBotMove,
+        level: str,
+        seed: int,
+        seat: Seat,
+        params: dict[str, Any],
+    ) -> str:
+        """``choose_move`` in the pool, handed over once a worker is free. The place is
+        given back when the pool is done with the move, not when its task is cancelled:
+        a worker goes on with a move already started."""
+        loop = asyncio.get_running_loop()
+        await self._free_workers.acquire()
+        waiting.taken()
+        try:
+            future = self._pool().submit(choose_move, level, seed, seat, params)
+        except BaseException:
+            self._free_workers.release()
+            raise
+        future.add_done_callback(lambda _: _soon(loop, self._free_workers.release))
+        action: str = await asyncio.wrap_future(future, loop=loop)
+        return action
 
     def _reset_pool(self) -> None:
         if self._owns_executor and self._executor is not None:

@@ -1,10 +1,15 @@
-"""Security headers on every HTTP answer: pages, static files, API answers and errors.
+"""Security headers, and the answering process's name, on every HTTP answer: pages,
+static files, API answers and errors.
 
 A pure ASGI middleware (not Starlette's ``BaseHTTPMiddleware``, which buffers bodies in a
 task of its own and does not see WebSockets): it only adds headers to the
 ``http.response.start`` message, so streaming answers and WebSockets pass through as they
 are. ``SecureFastAPI`` puts it outside everything else, Starlette's error middleware
 included, so that even an unexpected 500 carries the headers.
+
+``X-Machiavel-Node`` names the process that answered (docs/cluster.md): behind a proxy
+in front of several processes, it says which one to look at. It is also on a WebSocket's
+handshake (``websocket.accept``) and on a refused handshake's answer.
 """
 
 from __future__ import annotations
@@ -13,6 +18,9 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from fastapi import FastAPI
+
+from machiavel.server.cluster import process_name
+from machiavel.server.metrics import Observed
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -39,6 +47,11 @@ DOCS_POLICY = (
     "frame-ancestors 'none'"
 )
 DOCS_PATHS = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc"})
+NODE_HEADER = b"x-machiavel-node"
+# What a WebSocket's handler sends that a client reads headers from: the handshake's
+# acceptance, or the HTTP answer that refuses it.
+HANDSHAKE_ANSWERS = frozenset({"websocket.accept", "websocket.http.response.start"})
+HTTP_ANSWERS = frozenset({"http.response.start"})
 
 COMMON_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"x-content-type-options", b"nosniff"),
@@ -55,31 +68,49 @@ def security_headers(path: str) -> list[tuple[bytes, bytes]]:
 
 
 class SecurityHeaders:
-    """Add ``security_headers`` to every HTTP answer (a header the app set is kept)."""
+    """Add ``security_headers`` to every HTTP answer (a header the app set is kept), and
+    ``X-Machiavel-Node: node`` to every answer and WebSocket handshake."""
 
-    def __init__(self, app: Asgi) -> None:
+    def __init__(self, app: Asgi, node: str) -> None:
         self.app = app
+        self.node = (NODE_HEADER, node.encode("latin-1", "replace"))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] == "http":
+            added = [*security_headers(str(scope.get("path", ""))), self.node]
+            await self.app(scope, receive, _adding(send, added, HTTP_ANSWERS))
+        elif scope["type"] == "websocket":
+            await self.app(scope, receive, _adding(send, [self.node], HANDSHAKE_ANSWERS))
+        else:
             await self.app(scope, receive, send)
-            return
-        added = security_headers(str(scope.get("path", "")))
 
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers") or [])
-                present = {name.lower() for name, _ in headers}
-                headers += [(name, value) for name, value in added if name not in present]
-                message = {**message, "headers": headers}
-            await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+def _adding(send: Send, added: list[tuple[bytes, bytes]], kinds: frozenset[str]) -> Send:
+    """``send`` adding ``added`` to the headers of the messages of ``kinds`` (those the app
+    set itself are kept)."""
+
+    async def send_with_headers(message: Message) -> None:
+        if message["type"] in kinds:
+            headers = list(message.get("headers") or [])
+            present = {name.lower() for name, _ in headers}
+            headers += [(name, value) for name, value in added if name not in present]
+            message = {**message, "headers": headers}
+        await send(message)
+
+    return send_with_headers
 
 
 class SecureFastAPI(FastAPI):
     """FastAPI whose whole middleware stack, error handling included, is wrapped in
-    ``SecurityHeaders`` (``add_middleware`` would put it inside the error middleware)."""
+    ``SecurityHeaders`` (``add_middleware`` would put it inside the error middleware),
+    and within it ``metrics.Observed``. ``node``: the name in ``X-Machiavel-Node``
+    (default ``cluster.process_name()``, taken when the first request comes, so in the
+    process that serves)."""
+
+    def __init__(self, *, node: str | None = None, **options: Any) -> None:
+        self.node = node
+        super().__init__(**options)
 
     def build_middleware_stack(self) -> Asgi:
-        return SecurityHeaders(super().build_middleware_stack())
+        stack = Observed(super().build_middleware_stack())
+        return SecurityHeaders(stack, self.node or process_name())

@@ -4,11 +4,27 @@ One registry per process: each server of a cluster is scraped on its own address
 Prometheus expects (its ``instance`` label tells them apart), and a bot worker node
 counts in the same names. prometheus-client keeps the numbers and writes the text
 format; the server and the bot queue only add to them.
+
+Besides the metric objects: the few hooks the server calls (``arrived``,
+``action_pushed``, ``WaitingBotMove``) and ``Observed``, the ASGI layer that times
+requests' arrival and counts open WebSockets, so that the routes stay free of counting.
 """
 
 from __future__ import annotations
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from contextvars import ContextVar
+from typing import Any
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
 
 REGISTRY = CollectorRegistry(auto_describe=True)
 
@@ -55,3 +71,98 @@ LEASE_TAKEOVERS = Counter(
     "Games this process took over after their owner's lease ran out",
     registry=REGISTRY,
 )
+
+
+# ---- actions --------------------------------------------------------------------------
+# When what may carry an action arrived (a request, a socket message, a bot's move): set
+# by whoever receives it, read once the action's state is pushed. A context variable,
+# so that the accept path needs no extra argument and each request or task sees its own.
+_ARRIVAL: ContextVar[float | None] = ContextVar("machiavel_action_arrival", default=None)
+
+
+def arrived() -> None:
+    """Something that may carry an action arrived now: its push latency counts from here."""
+    _ARRIVAL.set(time.perf_counter())
+
+
+def action_pushed(game: str) -> None:
+    """An action of ``game`` is stored and its state queued for every watcher.
+
+    The arrival is used once: a later action in the same context (none is expected) is
+    counted but not timed, rather than timed from a stale arrival."""
+    ACTIONS.labels(game).inc()
+    arrival = _ARRIVAL.get()
+    if arrival is not None:
+        PUSH_LATENCY.observe(time.perf_counter() - arrival)
+        _ARRIVAL.set(None)
+
+
+# ---- bot moves ------------------------------------------------------------------------
+class WaitingBotMove:
+    """A bot move counted in ``BOT_QUEUE_LENGTH`` from the moment it is counted until a
+    worker takes it (``taken``: its wait since ``scheduled_at``, a ``time.monotonic``
+    reading, goes to ``BOT_QUEUE_WAIT``) or it is dropped first (``left``)."""
+
+    def __init__(self, scheduled_at: float) -> None:
+        self.scheduled_at = scheduled_at
+        self.waiting = True
+        BOT_QUEUE_LENGTH.inc()
+
+    def taken(self) -> None:
+        if self.waiting:
+            self.waiting = False
+            BOT_QUEUE_LENGTH.dec()
+            BOT_QUEUE_WAIT.observe(max(0.0, time.monotonic() - self.scheduled_at))
+
+    def left(self) -> None:
+        """Leave the queue without being taken (cancelled, or a failure): not timed."""
+        if self.waiting:
+            self.waiting = False
+            BOT_QUEUE_LENGTH.dec()
+
+
+# ---- the ASGI layer and the exposition -------------------------------------------------
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+Asgi = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class Observed:
+    """Pure ASGI: an HTTP request's arrival is noted (``arrived``) before anything reads
+    it; a WebSocket counts in ``OPEN_SOCKETS`` from its accept to the end of its handler,
+    however that ends (a close, a client gone, an error)."""
+
+    def __init__(self, app: Asgi) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            arrived()
+            await self.app(scope, receive, send)
+        elif scope["type"] == "websocket":
+            await self._socket(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+    async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        accepted = False
+
+        async def counting_send(message: Message) -> None:
+            nonlocal accepted
+            if message["type"] == "websocket.accept" and not accepted:
+                accepted = True
+                OPEN_SOCKETS.inc()
+            await send(message)
+
+        try:
+            await self.app(scope, receive, counting_send)
+        finally:
+            if accepted:
+                OPEN_SOCKETS.dec()
+
+
+def exposition() -> tuple[bytes, str]:
+    """The registry in Prometheus's text format, and its content type."""
+    return generate_latest(REGISTRY), CONTENT_TYPE_LATEST

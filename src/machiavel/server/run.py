@@ -15,7 +15,7 @@ from machiavel.server.migrations import SchemaTooNew
 from machiavel.server.outage import describe as describe_fault
 from machiavel.server.quotas import TableLimits
 from machiavel.server.storage import database_url, safe_url
-from machiavel.serving import ConnectionSettings
+from machiavel.serving import METRICS_FROM, ConnectionSettings
 
 
 def cannot_open(url: str, error: BaseException) -> str:
@@ -42,6 +42,7 @@ def serve(
     smtp_url: str | None = None,
     public_url: str | None = None,
     limits: bool = True,
+    metrics_from: str = METRICS_FROM,
 ) -> int:
     import uvicorn
 
@@ -61,6 +62,7 @@ def serve(
             mail_settings=mail_settings,
             public_url=public,
             table_limits=TableLimits() if limits else TableLimits.off(),
+            metrics_from=metrics_from,
         )
     except SchemaTooNew as error:
         print(f"machiavel: {error}", file=sys.stderr, flush=True)

@@ -26,7 +26,7 @@ from machiavel.core.errors import IllegalAction, InvalidSetup, UnknownGame
 from machiavel.core.narration import narrate
 from machiavel.core.registry import game as registered_game
 from machiavel.core.rng import random_seed
-from machiavel.server import ratings
+from machiavel.server import metrics, ratings
 from machiavel.server.bots import BotJob, BotRunner, move_seed
 from machiavel.server.chat import (
     CHANNELS,
@@ -343,8 +343,10 @@ class GameService:
             self._read_only.popitem(last=False)  # loaded again if asked for
 
     def _evict_idle(self) -> None:
-        """Forget the least recently used games nobody is watching or waiting on."""
+        """Forget the least recently used games nobody is watching or waiting on (called
+        after every game put in memory: loaded, created, a rematch)."""
         if len(self._cache) <= self.max_cached:
+            metrics.GAMES_IN_MEMORY.set(len(self._cache))
             return
         busy = {game_id for game_id, _ in self.bots.pending}
         for game_id, live in list(self._cache.items()):
@@ -355,6 +357,7 @@ class GameService:
             live.dead = True  # anyone still holding it loads it again
             del self._cache[game_id]
             self._release(game_id)
+        metrics.GAMES_IN_MEMORY.set(len(self._cache))
 
     def _drop(self, live: LiveGame) -> None:
         """Forget a game whose memory may differ from storage; its watchers reconnect."""
@@ -365,6 +368,7 @@ class GameService:
         if self._cache.get(live.id) is live:
             del self._cache[live.id]
             self._release(live.id)
+            metrics.GAMES_IN_MEMORY.set(len(self._cache))
         self.bots.forget_game(live.id)
         for connection in list(live.connections):
             connection.close(WS_RELOAD, "the game was reloaded: reconnect")
@@ -827,6 +831,7 @@ class GameService:
         if human:
             live.record = replace(live.record, human_acted_at=now)
         live.publish()
+        metrics.action_pushed(live.record.game)  # stored and pushed: counted and timed
         self.bots.refresh(live.id, state.to_move, state.legal_actions, state.version)
         self._schedule_bots(live)
         self._arm(live)
