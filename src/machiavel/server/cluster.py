@@ -234,12 +234,16 @@ class Cluster:
         ``OwnerUnreachable``."""
         wait = 2 * self.settings.lease_seconds if patience is None else patience
         deadline = time.monotonic() + wait
+        waited = False  # for a dead owner's lease: claiming then is taking over
         while True:
             if await self.claim(game_id):
+                if waited:
+                    metrics.LEASE_TAKEOVERS.inc()
                 return None
             owner = await self.owner(game_id)
             if owner is not None and owner.address is not None:
                 return owner
+            waited = owner is not None
             if time.monotonic() >= deadline:
                 raise OwnerUnreachable(game_id)
             await asyncio.sleep(LOOKUP_PAUSE)  # its lease runs out within lease_seconds

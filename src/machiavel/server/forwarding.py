@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx2
 
+from machiavel.server import metrics
 from machiavel.server.cluster import Owner, OwnerUnreachable
 
 if TYPE_CHECKING:
@@ -156,6 +157,7 @@ class ClusterRouter:
         if new_owner is not None:  # another process was quicker: it answers
             await self._forward(scope, send, game_id, new_owner, body)
             return
+        metrics.LEASE_TAKEOVERS.inc()
         await self.app(scope, _replay_body(body), send)
 
 
