@@ -35,6 +35,7 @@ from machiavel.server.accounts import (
     same_origin,
 )
 from machiavel.server.chat import ChatLimits
+from machiavel.server.cluster import ClusterSettings
 from machiavel.server.headers import SecureFastAPI
 from machiavel.server.live import Connection, LiveGame
 from machiavel.server.mail import Mailer, MailSettings, read_unsubscribe_token
@@ -110,6 +111,7 @@ def create_app(
     mail_retry_delays: Sequence[float] = (5.0, 30.0, 120.0),
     table_limits: TableLimits | None = None,
     sweep_every: float = 600.0,
+    cluster: ClusterSettings | None = None,
 ) -> FastAPI:
     """The server on a database (default: MACHIAVEL_DATABASE_URL, else ./machiavel.db).
 
