@@ -11,7 +11,6 @@ import argparse
 import os
 import re
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -173,6 +172,8 @@ def run_command(args: argparse.Namespace) -> int:
     try:
         plan = cluster_plan(args)
         return run_cluster(plan, say)
+    except KeyboardInterrupt:  # Ctrl+C before any process started
+        return 130
     except (SettingError, ClusterError) as error:
         print(f"machiavel: {error}", file=sys.stderr, flush=True)
         return 2 if isinstance(error, SettingError) else 1
@@ -199,7 +200,7 @@ def cluster_plan(args: argparse.Namespace) -> ClusterPlan:
         raise SettingError(f"a cluster needs Redis: give --redis-url or ${REDIS_URL_VARIABLE}")
     if args.lease_seconds is not None:
         positive_seconds("lease-seconds", args.lease_seconds)
-    plan = ClusterPlan(
+    return ClusterPlan(
         nodes=args.nodes,
         port=args.port,
         host=args.host,
@@ -207,11 +208,11 @@ def cluster_plan(args: argparse.Namespace) -> ClusterPlan:
         redis_url=redis_url,
         bot_nodes=args.bot_nodes,
         bot_workers=args.bot_workers,
-        redis_prefix=args.redis_prefix,
+        redis_prefix=args.redis_prefix or os.environ.get(PREFIX_VARIABLE),  # bots' too
         lease_seconds=args.lease_seconds,
         limits=not args.no_limits,
+        folder=args.log_dir,
     )
-    return replace(plan, folder=args.log_dir) if args.log_dir else plan
 
 
 def print_proxy_config(args: argparse.Namespace) -> int:

@@ -39,7 +39,13 @@ from machiavel.clustering import settings_from as cluster_settings_from
 from machiavel.core.rng import Rng
 from machiavel.server import create_app
 from machiavel.server.cluster import ClusterSettings, process_name
-from machiavel.server.devcluster import ClusterPlan, bots_command, server_command
+from machiavel.server.devcluster import (
+    Cluster,
+    ClusterPlan,
+    bots_command,
+    server_command,
+    start_child,
+)
 from machiavel.server.haproxy import HAPROXY, Upstream, haproxy_command, proxy_config
 from machiavel.server.health import add_health
 from machiavel.server.launch import free_port, start_server_process, stop_server_process
@@ -404,6 +410,62 @@ def test_machiavel_cluster_serves_through_its_proxy_and_stops_whole(
         if cluster.poll() is None:
             cluster.kill()
             cluster.wait()
+        for pid in running(family):
+            with suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+# ---- the cluster's children ----------------------------------------------------------
+SLEEPER = [sys.executable, "-c", "import time; time.sleep(600)"]
+
+
+def test_without_its_proxy_the_cluster_stops_every_process(tmp_path: Path) -> None:
+    plan = ClusterPlan(2, 8000, "postgresql://db/m", "redis://r", folder=tmp_path)
+    said: list[str] = []
+    cluster = Cluster(plan, said.append)
+    cluster.children = [
+        start_child(name, kind, SLEEPER, tmp_path)
+        for name, kind in (("node-1", "server"), ("node-2", "server"), ("proxy", "proxy"))
+    ]
+    try:
+        cluster.children[1].process.kill()  # a server dies: the others go on...
+        cluster.children[2].process.kill()  # ...not without the proxy
+        assert cluster.supervise() == 1
+        assert said[-1] == "the proxy is gone: the cluster stops"
+        assert any(line.startswith("node-2 stopped (code -9") for line in said)
+    finally:
+        cluster.stop()
+    assert all(child.process.poll() is not None for child in cluster.children)
+
+
+@needs_proc
+def test_the_children_end_with_a_cluster_killed_outright(tmp_path: Path) -> None:
+    """SIGKILL gives the cluster no chance to stop anything: the kernel tells each child
+    (PR_SET_PDEATHSIG), which then stops by itself."""
+    parent_code = (
+        "import sys, time\n"
+        "from pathlib import Path\n"
+        "from machiavel.server.devcluster import start_child\n"
+        f"child = start_child('node-1', 'server', {SLEEPER!r}, Path({str(tmp_path)!r}))\n"
+        "print(child.process.pid, flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", parent_code], stdout=subprocess.PIPE)
+    family: dict[int, Any] = {}
+    try:
+        assert parent.stdout is not None
+        child = int(parent.stdout.readline())
+        family = descendants(parent.pid)
+        assert child in family
+        parent.kill()
+        parent.wait()
+        wait_until(lambda: not running(family), "the child to end with its parent")
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+        if parent.stdout is not None:
+            parent.stdout.close()
         for pid in running(family):
             with suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)

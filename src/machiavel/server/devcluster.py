@@ -24,13 +24,14 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from types import FrameType
 
 import httpx2
 
+from machiavel.clustering import cluster_address
 from machiavel.server.haproxy import HAPROXY, Upstream, check_config, haproxy_command, proxy_config
 from machiavel.server.health import HEALTH_PATH
 from machiavel.server.launch import free_port
@@ -59,7 +60,7 @@ class ClusterPlan:
     redis_prefix: str | None = None
     lease_seconds: str | None = None
     limits: bool = True
-    folder: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="machiavel-")))
+    folder: Path | None = None  # of the logs (None: a new temporary folder)
 
 
 @dataclass
@@ -183,7 +184,8 @@ def bots_command(plan: ClusterPlan, parser: argparse.ArgumentParser) -> list[str
 def answers(address: str, node: str | None = None) -> bool:
     """Whether ``address`` answers its health check (as ``node``, if given)."""
     try:
-        answer = httpx2.get(address + HEALTH_PATH, timeout=2.0)
+        # Straight to the process: no proxy of the environment on the way.
+        answer = httpx2.get(address + HEALTH_PATH, timeout=2.0, trust_env=False)
     except httpx2.HTTPError:
         return False
     if answer.status_code != 200:
@@ -198,15 +200,17 @@ class Cluster:
     def __init__(self, plan: ClusterPlan, say: Callable[[str], None]) -> None:
         self.plan = plan
         self.say = say
+        self.folder = plan.folder or Path(tempfile.mkdtemp(prefix="machiavel-cluster-"))
         self.children: list[Child] = []
         self.stopping = threading.Event()
 
     @property
     def address(self) -> str:
-        return f"http://{self.plan.host}:{self.plan.port}"
+        """The proxy's base URL (on this machine, for a wildcard ``--host``)."""
+        return cluster_address(None, self.plan.host, self.plan.port)
 
     def start(self) -> None:
-        folder = self.plan.folder
+        folder = self.folder
         folder.mkdir(parents=True, exist_ok=True)
         for number in range(1, self.plan.nodes + 1):
             name, port = f"node-{number}", free_port()
@@ -230,16 +234,16 @@ class Cluster:
             return
         for number in range(1, self.plan.bot_nodes + 1):
             command = bots_command(self.plan, parser)
-            self.children.append(start_child(f"bots-{number}", "bots", command, self.plan.folder))
+            self.children.append(start_child(f"bots-{number}", "bots", command, self.folder))
 
     def start_proxy(self) -> None:
         upstreams = [Upstream(c.name, c.address.removeprefix("http://")) for c in self.servers()]
         bind = f"{self.plan.host}:{self.plan.port}"
-        config = self.plan.folder / "haproxy.cfg"
+        config = self.folder / "haproxy.cfg"
         config.write_text(proxy_config(bind, upstreams, system=False))
         if (problem := check_config(config)) is not None:
             raise ClusterError(f"HAProxy refuses {config}: {problem}")
-        proxy = start_child("proxy", "proxy", haproxy_command(config), self.plan.folder)
+        proxy = start_child("proxy", "proxy", haproxy_command(config), self.folder)
         proxy.address = self.address
         self.children.append(proxy)
         self.wait_for(proxy, lambda: answers(self.address))
@@ -271,7 +275,7 @@ class Cluster:
         for child in self.children:
             where = f"  {child.address}" if child.address else ""
             lines.append(f"  {child.name:<8} {child.kind:<7} pid {child.process.pid}{where}")
-        lines.append(f"logs in {self.plan.folder}; Ctrl+C stops them all")
+        lines.append(f"logs in {self.folder}; Ctrl+C stops them all")
         return lines
 
     def supervise(self) -> int:
