@@ -126,20 +126,30 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     cluster.add_argument("--nodes", type=int, default=2, help="server processes (default 2)")
     cluster.add_argument("--port", type=int, default=8000, help="the proxy's port (default 8000)")
-    cluster.add_argument("--host", default="127.0.0.1", help="the proxy's address")
+    cluster.add_argument(
+        "--host", default="127.0.0.1", help="the proxy's address (default 127.0.0.1)"
+    )
     cluster.add_argument(
         "--database", help="a postgresql:// URL (default: $MACHIAVEL_DATABASE_URL)"
     )
     cluster.add_argument("--redis-url", help=f"Redis (default: ${REDIS_URL_VARIABLE})")
-    cluster.add_argument("--redis-prefix", help="of the cluster's Redis keys (default machiavel)")
+    cluster.add_argument(
+        "--redis-prefix",
+        help=f"of the cluster's Redis keys (default: ${PREFIX_VARIABLE}, else machiavel)",
+    )
     cluster.add_argument(
         "--bot-nodes", type=int, default=1, help="bot worker nodes, `machiavel bots` (default 1)"
     )
     cluster.add_argument(
-        "--bot-workers", type=int, default=1, help="bot worker processes of each server (1)"
+        "--bot-workers",
+        type=int,
+        default=1,
+        help="bot worker processes of each server and bot node (default 1)",
     )
-    cluster.add_argument("--lease-seconds", help="as serve's")
-    cluster.add_argument("--no-limits", action="store_true", help="as serve's")
+    cluster.add_argument("--lease-seconds", help="passed on to every server (as serve's)")
+    cluster.add_argument(
+        "--no-limits", action="store_true", help="passed on to every server (as serve's)"
+    )
     cluster.add_argument(
         "--log-dir", type=Path, help="the processes' logs (default: a new temporary folder)"
     )
