@@ -155,6 +155,21 @@ def test_a_cluster_on_sqlite_is_refused(tmp_path: Path, capsys: pytest.CaptureFi
     assert not (tmp_path / "c.db").exists()  # refused before anything was opened
 
 
+def test_a_cluster_without_its_redis_or_database_says_so(
+    tmp_path: Path, postgres_url: str, redis_prefix: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    need_haproxy()  # checked first; redis_prefix: the test's Redis answers
+    nowhere = f"redis://127.0.0.1:{free_port()}/0"
+    logs = ["--log-dir", str(tmp_path / "logs")]
+    assert cli.main(["cluster", "--database", postgres_url, "--redis-url", nowhere, *logs]) == 1
+    assert f"machiavel: Redis does not answer at {nowhere}" in capsys.readouterr().err
+    missing = postgres_url.rsplit("/", 1)[0] + "/machiavel_test_missing"
+    assert cli.main(["cluster", "--database", missing, "--redis-url", REDIS_URL, *logs]) == 1
+    error = capsys.readouterr().err
+    assert "cannot open the database" in error and "Traceback" not in error
+    assert not (tmp_path / "logs").exists()  # nothing was started
+
+
 def test_the_cluster_commands_of_each_process() -> None:
     plan = ClusterPlan(
         2, 8000, "postgresql://db/m", "redis://r", redis_prefix="t", lease_seconds="2"

@@ -303,12 +303,22 @@ class Cluster:
 def migrate_once(database: str) -> str:
     """Bring the database's schema up to date before any server starts (so that N
     processes do not all try at once); what was done, in a sentence."""
-    from machiavel.server.migrations import upgrade
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from machiavel.server.migrations import SchemaTooNew, upgrade
+    from machiavel.server.run import cannot_open
     from machiavel.server.storage import make_engine, safe_url
 
-    engine = make_engine(database)
+    try:
+        engine = make_engine(database)
+    except (SQLAlchemyError, ImportError, ValueError) as error:  # a wrong URL
+        raise ClusterError(cannot_open(database, error)) from None
     try:
         done = upgrade(engine)
+    except SchemaTooNew as error:
+        raise ClusterError(str(error)) from None
+    except SQLAlchemyError as error:  # no database there
+        raise ClusterError(cannot_open(database, error)) from None
     finally:
         engine.dispose()
     if done.changed:
