@@ -37,6 +37,7 @@ unit: $(STAMP)
 	bash scripts/ensure-services.sh
 	bash scripts/ensure-chromium.sh
 	bash scripts/ensure-nginx.sh
+	bash scripts/ensure-haproxy.sh
 	$(BIN)/pytest -n 2
 
 bench: $(STAMP)

@@ -13,6 +13,10 @@ from typing import TYPE_CHECKING, Any, TextIO
 from machiavel.benchmark import BenchResult, bench_all
 from machiavel.bots import BOTS, bot
 from machiavel.bots.base import Bot
+from machiavel.clustering import add_arguments as add_cluster_arguments
+from machiavel.clustering import add_commands as add_cluster_commands
+from machiavel.clustering import run_command as run_cluster_command
+from machiavel.clustering import settings_from as cluster_settings_from
 from machiavel.core.contract import State
 from machiavel.core.errors import IllegalAction, MachiavelError
 from machiavel.core.narration import narrate
@@ -109,6 +113,8 @@ def build_parser() -> argparse.ArgumentParser:
         "else http://HOST:PORT)",
     )
     add_connection_arguments(serve)
+    add_cluster_arguments(serve)
+    add_cluster_commands(commands)
 
     commands.add_parser("games", help="list the games")
     return parser
@@ -133,6 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             try:
                 connections = settings_from(args)
                 readers = metrics_from(args)
+                cluster = cluster_settings_from(args, args.host, args.port)
             except SettingError as error:
                 print(f"machiavel: {error}", file=sys.stderr)
                 return 2
@@ -146,7 +153,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 public_url=args.public_url,
                 limits=not args.no_limits,
                 metrics_from=readers,
+                cluster=cluster,
             )
+        if args.command in ("cluster", "proxy-config"):
+            return run_cluster_command(args)
         for game_id in games():
             spec = game(game_id)
             print(f"{game_id:<8} {spec.title}, {spec.min_players}-{spec.max_players} players")

@@ -8,8 +8,11 @@ import sys
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from machiavel.clustering import refuse_sqlite
 from machiavel.server.app import MAX_BODY, create_app
+from machiavel.server.cluster import ClusterSettings, process_name
 from machiavel.server.connections import make_room_for, uvicorn_options
+from machiavel.server.health import add_health
 from machiavel.server.mail import MailSettings, check_link, describe
 from machiavel.server.migrations import SchemaTooNew
 from machiavel.server.outage import describe as describe_fault
@@ -43,12 +46,16 @@ def serve(
     public_url: str | None = None,
     limits: bool = True,
     metrics_from: str = METRICS_FROM,
+    cluster: ClusterSettings | None = None,
 ) -> int:
     import uvicorn
 
     connection_settings = fitted(connections or ConnectionSettings())
 
     url = database_url(database)
+    if (refusal := refuse_sqlite(url, cluster)) is not None:
+        print(f"machiavel: {refusal}", file=sys.stderr, flush=True)
+        return 2
     try:
         mail_settings = MailSettings.from_environment(url=smtp_url)
         public = public_address(public_url, host, port)
@@ -63,6 +70,7 @@ def serve(
             public_url=public,
             table_limits=TableLimits() if limits else TableLimits.off(),
             metrics_from=metrics_from,
+            cluster=cluster,
         )
     except SchemaTooNew as error:
         print(f"machiavel: {error}", file=sys.stderr, flush=True)
@@ -70,8 +78,11 @@ def serve(
     except (SQLAlchemyError, ImportError, ValueError) as error:  # a wrong URL, no database
         print(f"machiavel: {cannot_open(url, error)}", file=sys.stderr, flush=True)
         return 1
+    node = cluster.name if cluster is not None else process_name()
+    add_health(app, node)
     tune_garbage_collector()
     print(f"machiavel: open {browser_address(host, port)}  (database: {safe_url(url)})", flush=True)
+    print(f"machiavel: {describe_node(node, cluster)}", flush=True)
     print(f"machiavel: {describe(mail_settings)}", flush=True)
     print("machiavel: API documentation at /docs; Ctrl+C stops the server.", flush=True)
     schema = app.state.service.repo.schema
@@ -86,6 +97,16 @@ def serve(
         **uvicorn_options(connection_settings),
     )
     return 0
+
+
+def describe_node(node: str, cluster: ClusterSettings | None) -> str:
+    """Which process this is and, in a cluster, how it joins the others (no password)."""
+    if cluster is None:
+        return f"node {node}, on its own (no Redis: --redis-url joins a cluster)"
+    return (
+        f"node {node} of a cluster through Redis {safe_url(cluster.redis_url)} "
+        f"(prefix {cluster.prefix}), reached at {cluster.address}"
+    )
 
 
 PUBLIC_URL_VARIABLE = "MACHIAVEL_PUBLIC_URL"
