@@ -11,7 +11,7 @@ half second for ``--recovery`` seconds: a server that cuts slow clients off reco
 
     .venv/bin/python benchmarks/slow_clients.py --setup before   # Uvicorn as on main
     .venv/bin/python benchmarks/slow_clients.py --setup after    # machiavel serve today
-    .venv/bin/python benchmarks/slow_clients.py --setup nginx    # behind docs/deploy/nginx.conf
+    .venv/bin/python benchmarks/slow_clients.py --setup nginx    # behind deploy/nginx.conf
 
 ``before`` runs ``uvicorn.run`` with the options ``machiavel serve`` gave it before
 issue 14 (no connection limit, no header timeout); ``after`` runs ``machiavel serve`` with

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Make sure Debian's HAProxy is there for the cluster tests (tests/server/
 # test_cluster_command.py), which run /usr/sbin/haproxy as an ordinary child process in
-# front of the server processes of `machiavel cluster`, and check docs/deploy/haproxy.cfg
+# front of the server processes of `machiavel cluster`, and check deploy/haproxy.cfg
 # with `haproxy -c`. Only the binary is needed: the package's own service is kept from
 # starting (policy-rc.d).
 set -euo pipefail

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Make sure Debian's nginx is there for the reverse-proxy test (tests/server/
 # test_server_proxy.py), which runs /usr/sbin/nginx as an ordinary child process with the
-# example configuration docs/deploy/nginx.conf on free loopback ports. Only the binary is
+# example configuration deploy/nginx.conf on free loopback ports. Only the binary is
 # needed: the package's own server is kept from starting (policy-rc.d) on port 80.
 set -euo pipefail
 

@@ -1,4 +1,4 @@
-"""The example deployment in docs/deploy/ (docs/cluster.md, "Deploying"), checked by the
+"""The example deployment in deploy/ (docs/cluster.md, "Deploying"), checked by the
 tools that will run it: HAProxy's own check of its configuration (``haproxy -c``), which
 must also be what ``machiavel proxy-config`` writes from the one template, and
 ``systemd-analyze verify`` of the units.
@@ -21,8 +21,8 @@ import pytest
 from machiavel import cli
 from machiavel.server.haproxy import HAPROXY, Upstream, check_config, proxy_config
 
-DEPLOY = Path(__file__).resolve().parents[2] / "docs" / "deploy"
-# The servers of the example (docs/deploy/README.md): two machines, two processes each.
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+# The servers of the example (deploy/README.md): two machines, two processes each.
 EXAMPLE_UPSTREAMS = [
     Upstream("app1-8001", "10.0.0.5:8001"),
     Upstream("app1-8002", "10.0.0.5:8002"),

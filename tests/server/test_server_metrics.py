@@ -299,7 +299,7 @@ def test_a_cluster_process_answers_with_its_given_name(
 
 # ---- the real server, alone and behind nginx -------------------------------------------
 def test_behind_nginx_metrics_are_refused_and_read_on_the_process_port(tmp_path: Path) -> None:
-    """docs/deploy/nginx.conf refuses /metrics; Prometheus reads the process's own port,
+    """deploy/nginx.conf refuses /metrics; Prometheus reads the process's own port,
     and every answer (a WebSocket's handshake included) names the serving process."""
     if not Path(NGINX).exists():
         message = f"{NGINX} is missing: run scripts/ensure-nginx.sh"

@@ -1,5 +1,5 @@
 """Slow clients and the reverse proxy (issue 14): the real server, alone and behind a real
-nginx from Debian running docs/deploy/nginx.conf, on free loopback ports.
+nginx from Debian running deploy/nginx.conf, on free loopback ports.
 
 Clients that open a connection, send part of a request's headers and then nothing must
 not lock anybody out: the server cuts them off after its header timeout and refuses

@@ -1,7 +1,7 @@
 """HAProxy (Debian's package ``haproxy``) in front of the server processes of a cluster
 (docs/cluster.md): one template, filled in for ``machiavel cluster`` (a child process on
 loopback ports) and for a real deployment (``machiavel proxy-config``, which wrote
-docs/deploy/haproxy.cfg; a test checks the two still agree).
+deploy/haproxy.cfg; a test checks the two still agree).
 
 A game's requests, its WebSocket included, go by a consistent hash of the game's id, so
 that they reach one process (the one that owns the game) while it is up; every other
@@ -80,7 +80,7 @@ frontend machiavel
     #   bind :443 ssl crt /etc/haproxy/certs/machiavel.pem
     #   http-request redirect scheme https unless { ssl_fc }
     # Requests in progress and open WebSockets (a page holds one per game it shows) per
-    # client address, as docs/deploy/nginx.conf limits them.
+    # client address, as deploy/nginx.conf limits them.
     stick-table type ipv6 size 100k expire 60s store conn_cur
     http-request track-sc0 src
     http-request deny deny_status 429 if { sc_conn_cur(0) gt $per_address }

@@ -1,5 +1,5 @@
 """Debian's nginx in front of a server, run as a child process with the example site file
-docs/deploy/nginx.conf on loopback ports (the proxy test and the slow-clients benchmark).
+deploy/nginx.conf on loopback ports (the proxy test and the slow-clients benchmark).
 
 Only the ports change: the site's ``listen 80;`` becomes the proxy's loopback port (the
 IPv6 line goes), its upstream ``127.0.0.1:8000`` the server's port. Everything else nginx
@@ -18,8 +18,8 @@ from pathlib import Path
 from machiavel.server.launch import start_server_process
 
 NGINX = os.environ.get("MACHIAVEL_NGINX", "/usr/sbin/nginx")
-SITE = Path(__file__).resolve().parents[3] / "docs" / "deploy" / "nginx.conf"
-WORKER_CONNECTIONS = 8192  # as docs/deploy/nginx.conf asks of /etc/nginx/nginx.conf
+SITE = Path(__file__).resolve().parents[3] / "deploy" / "nginx.conf"
+WORKER_CONNECTIONS = 8192  # as deploy/nginx.conf asks of /etc/nginx/nginx.conf
 UPSTREAM = "server 127.0.0.1:8000;"
 
 
