@@ -1,0 +1,219 @@
+"""The cluster's promise, end to end (docs/cluster.md): `machiavel cluster` with two
+server processes and a bot node on PostgreSQL and Redis, behind HAProxy; clients play
+through the proxy and on both processes directly; the process owning a game is killed
+with SIGKILL in the middle of a burst of actions; play goes on through the other, and
+every action a server acknowledged is stored exactly once, at the version it was sent at.
+
+No assertion on time: the test waits on conditions (bounded by STUCK, which only a stuck
+cluster reaches) and prints how long the takeover took, the figure docs/cluster.md
+reports."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect as websocket_connect
+
+from machiavel.server.haproxy import HAPROXY
+from machiavel.server.launch import free_port
+from machiavel.server.storage import Repository
+from support.burst import Burst, call
+from support.processes import descendants, needs_proc, running
+from support.waiting import STUCK, wait_until
+
+REDIS_URL = os.environ.get("MACHIAVEL_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+LEASE_SECONDS = 3  # short leases: a quicker takeover, the same code
+RELOAD = 1012  # the close code of a socket whose game moved: reconnect
+
+
+@dataclass
+class RunningCluster:
+    base: str  # the proxy
+    nodes: dict[str, tuple[int, str]]  # name -> (pid, address)
+    output: Path
+
+    def text(self) -> str:
+        return self.output.read_text(errors="replace")
+
+
+@contextmanager
+def machiavel_cluster(
+    folder: Path, database: str, prefix: str, nodes: int = 2
+) -> Iterator[RunningCluster]:
+    """`machiavel cluster` started, ready, then stopped with Ctrl+C and every process of
+    it checked gone."""
+    if not Path(HAPROXY).exists():
+        pytest.skip("HAProxy is not installed (scripts/ensure-haproxy.sh)")
+    port = free_port()
+    command = [
+        *(sys.executable, "-m", "machiavel.cli", "cluster", "--nodes", str(nodes)),
+        *("--port", str(port), "--database", database, "--redis-url", REDIS_URL),
+        *("--redis-prefix", prefix, "--log-dir", str(folder / "logs"), "--no-limits"),
+        *("--lease-seconds", str(LEASE_SECONDS)),
+    ]
+    out = folder / "cluster.out"
+    with out.open("wb") as output:
+        cluster = subprocess.Popen(
+            command, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    family: dict[int, Any] = {}
+    try:
+
+        def ready() -> bool:
+            assert cluster.poll() is None, f"the cluster stopped:\n{out.read_text()}"
+            return "Ctrl+C stops them all" in out.read_text()
+
+        wait_until(ready, "the cluster to say it is ready")
+        family = descendants(cluster.pid)
+        found = re.findall(r"(node-\d+)\s+server\s+pid (\d+)\s+(\S+)", out.read_text())
+        running_cluster = RunningCluster(
+            f"http://127.0.0.1:{port}",
+            {name: (int(pid), address.rstrip("/")) for name, pid, address in found},
+            out,
+        )
+        assert len(running_cluster.nodes) == nodes, out.read_text()
+        yield running_cluster
+        family.update(descendants(cluster.pid))
+        cluster.send_signal(signal.SIGINT)
+        assert cluster.wait(STUCK) == 0, out.read_text()
+        wait_until(lambda: not running(family), "every process of the cluster to end")
+    finally:
+        if cluster.poll() is None:
+            cluster.kill()
+            cluster.wait()
+        for pid in running(family):
+            with suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def redis_prefix() -> Iterator[str]:
+    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
+    prefix = f"machiavel-test-{os.getpid()}-{time.monotonic_ns()}"
+    try:
+        yield prefix
+    finally:
+        for key in client.scan_iter(match=f"{prefix}:*"):
+            client.delete(key)
+        client.close()
+
+
+def owner_of(prefix: str, game_id: str) -> str:
+    """The node name of the process holding a game's lease."""
+    client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
+    try:
+        member = wait_until(lambda: client.get(f"{prefix}:lease:{game_id}"), "an owner")
+    finally:
+        client.close()
+    return str(member).split("#", 1)[0]
+
+
+def new_table(base: str, seats: list[dict[str, Any]]) -> tuple[str, list[str]]:
+    status, created, _ = call(base, "POST", "/api/games", {"game": "djambi", "seats": seats})
+    assert status == 201, created
+    return created["id"], [seat["token"] for seat in created["seats"]]
+
+
+class Spectator:
+    """A socket watching a game on one process, reconnecting when told to (as the page
+    does) and keeping the latest version it was pushed."""
+
+    def __init__(self, address: str, game_id: str) -> None:
+        self.url = address.replace("http", "ws") + f"/api/games/{game_id}/ws"
+        self.version = -1
+        self.reloads = 0
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._watch, daemon=True)
+        self.thread.start()
+
+    def _watch(self) -> None:
+        while not self.stop.is_set():
+            try:
+                with websocket_connect(self.url, open_timeout=STUCK) as socket:
+                    while not self.stop.is_set():
+                        with suppress(TimeoutError):
+                            pushed = json.loads(socket.recv(0.2))
+                            self.version = max(self.version, pushed.get("version", -1))
+            except ConnectionClosed as closed:
+                if closed.rcvd is not None and closed.rcvd.code == RELOAD:
+                    self.reloads += 1
+            except OSError:
+                pass  # its process is gone: the proxy or another process answers next
+
+
+@needs_proc
+def test_play_goes_on_when_the_owner_of_a_game_is_killed(
+    tmp_path: Path, postgres_url: str, redis_prefix: str
+) -> None:
+    with machiavel_cluster(tmp_path, postgres_url, redis_prefix) as cluster:
+        game_id, tokens = new_table(cluster.base, [{"kind": "human"}] * 4)
+        owner = owner_of(redis_prefix, game_id)
+        other = next(name for name in cluster.nodes if name != owner)
+        other_address = cluster.nodes[other][1]
+        # Clients through the proxy and on both processes directly.
+        addresses = [cluster.base, *(address for _, address in cluster.nodes.values())]
+        burst = Burst(game_id, tokens, addresses)
+        spectator = Spectator(other_address, game_id)  # held for the owner (remote.py)
+        burst.play(20)
+        wait_until(lambda: spectator.version >= max(burst.acknowledged), "the pushes")
+
+        stop = threading.Event()
+        playing = threading.Thread(target=lambda: play_until(burst, stop), daemon=True)
+        playing.start()
+        wait_until(lambda: len(burst.acknowledged) >= 30, "the burst under way")
+        burst.bases = [cluster.base, other_address]  # the owner's own address dies now
+        os.kill(cluster.nodes[owner][0], signal.SIGKILL)
+        killed_at = time.monotonic()
+        acknowledged_then = max(burst.acknowledged)
+        wait_until(lambda: max(burst.acknowledged) > acknowledged_then + 10, "play going on")
+        takeover = time.monotonic() - killed_at
+        stop.set()
+        playing.join(STUCK)
+        assert not playing.is_alive()
+        wait_until(lambda: spectator.version >= max(burst.acknowledged), "pushes after it")
+        spectator.stop.set()
+        spectator.thread.join(STUCK)
+        print(f"\nplay went on {takeover:.2f} s after the owner was killed")
+
+        assert spectator.reloads >= 1  # its socket was moved to the new owner
+        status, state, _ = call(cluster.base, "GET", f"/api/games/{game_id}")
+        assert status == 200
+        check_stored_once(postgres_url, game_id, burst.acknowledged, state["version"])
+
+
+def play_until(burst: Burst, stop: threading.Event) -> None:
+    while not stop.is_set() and burst.step():
+        pass
+
+
+def check_stored_once(
+    database: str, game_id: str, acknowledged: dict[int, tuple[int, str]], version: int
+) -> None:
+    """Every acknowledged action stored at its version (each number holds one action:
+    none can be there twice), and nothing stored beyond what the game's state shows."""
+    repository = Repository(database)
+    try:
+        loaded = repository.load(game_id)
+    finally:
+        repository.close()
+    assert loaded is not None
+    _, actions = loaded
+    assert len(actions) == version
+    for number, (player, action) in sorted(acknowledged.items()):
+        assert actions[number][0] == player, number
+        assert actions[number][1] == action, (number, actions[number], action)
