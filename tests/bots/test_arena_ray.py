@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+import machiavel
 from machiavel import cli
 from machiavel.bots.arena import GameOutcome, GameTask, RayCluster, run_arena
 from machiavel.bots.arena_ray import ClusterUnavailable, cpus_for, play_on_ray
@@ -199,6 +200,30 @@ def _games_saved(out: Path) -> int:
         return len(_arena_json(out.with_suffix(".json"))["games"])
     except (FileNotFoundError, json.JSONDecodeError):
         return 0
+
+
+def test_an_arena_run_elsewhere_joins_the_cluster_by_its_address_and_leaves_it_up(
+    local_ray: None, tmp_path: Path
+) -> None:
+    """`--ray HOST:PORT` from another process, as on a cluster's head node: the same file,
+    and the cluster is still there for the next arena. (One game: each new process's
+    games start workers of their own, and a worker's start is the slow part.)"""
+    one_game = ["arena", "--game", "tyrus", "--bots", "random,medium", "--games", "1"]
+    assert cli.main([*one_game, "--seed", "71", "--out", str(tmp_path / "here")]) == 0
+    address = ray.get_runtime_context().gcs_address
+    source = str(Path(machiavel.__file__).parents[1])  # the workers import this machiavel
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([source, *sys.path])}
+    command = [*one_game, "--seed", "71", "--out", str(tmp_path / "cluster"), "--ray", address]
+    run = subprocess.run(
+        [sys.executable, "-m", "machiavel.cli", *command],
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert _arena_json(tmp_path / "cluster.json") == _arena_json(tmp_path / "here.json")
+    wait_until(lambda: _free_cpus() == CPUS, "the other process's games to give CPUs back")
 
 
 def test_an_unreachable_address_is_refused_at_once(capsys: pytest.CaptureFixture[str]) -> None:
