@@ -73,7 +73,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     arena.add_argument("--games", type=int, default=100, help="games per pairing (default 100)")
     arena.add_argument("--players", type=int, help="number of players (default: the minimum)")
-    arena.add_argument("--jobs", type=int, default=1, help="processes to spread games over")
+    spread = arena.add_mutually_exclusive_group()
+    spread.add_argument("--jobs", type=int, default=1, help="processes to spread games over")
+    spread.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="play the games as Ray tasks on the cluster at ADDRESS (HOST:PORT, "
+        "ray://HOST:PORT or auto), or on a local Ray started for the run when ADDRESS "
+        "is left out; needs the ray extra: pip install 'machiavel[ray]' (docs/bots.md)",
+    )
     arena.add_argument("--seed", type=int, default=0, help="seed of the first game")
     arena.add_argument(
         "--out",
@@ -267,7 +277,7 @@ def arena(args: argparse.Namespace) -> int:
     from rich.progress import Progress
     from rich.table import Table
 
-    from machiavel.bots.arena import run_arena, save_chart, summarize, tasks
+    from machiavel.bots.arena import RayCluster, run_arena, save_chart, summarize, tasks
 
     names = [name.strip() for name in args.bots.split(",") if name.strip()]
     if len(names) < 2:
@@ -301,6 +311,7 @@ def arena(args: argparse.Namespace) -> int:
                 options,
                 game_over,
                 earlier,
+                None if args.ray is None else RayCluster(args.ray or None),
             )
         except KeyboardInterrupt:  # Ctrl-C: report the games played so far
             if not played:

@@ -168,3 +168,17 @@ def test_resume_refuses_another_arena_a_damaged_file_and_a_missing_out(
     assert "cannot resume from" in capsys.readouterr().err
     assert cli.main([*ARENA, "--games", "2", "--resume"]) == 2
     assert "give --out PATH" in capsys.readouterr().err
+
+
+def test_the_file_lists_games_in_the_arenas_order_whatever_order_they_ended_in(
+    tmp_path: Path,
+) -> None:
+    """On Ray games end in any order: a file saved then, resumed, ends as one run's."""
+    three_bots = ["arena", "--game", "tyrus", "--bots", "random,easy,medium", "--seed", "7"]
+    assert cli.main([*three_bots, "--games", "2", "--out", str(tmp_path / "whole")]) == 0
+    complete = json.loads((tmp_path / "whole.json").read_text())
+    ended = [complete["games"][index] for index in (5, 0, 3, 2)]
+    (tmp_path / "shuffled.json").write_text(json.dumps({**complete, "games": ended}))
+    resume = ["--games", "2", "--out", str(tmp_path / "shuffled"), "--resume"]
+    assert cli.main([*three_bots, *resume]) == 0
+    assert json.loads((tmp_path / "shuffled.json").read_text()) == complete

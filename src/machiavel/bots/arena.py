@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import closing
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
 from typing import Any
@@ -95,15 +96,17 @@ def play_one(task: GameTask) -> GameOutcome:
         )
         for seat in range(task.players)
     }
-    while not state.is_over:
-        player = state.to_move[0]
-        state.apply(player, bots[player].choose(state.seat(player)))
+    try:
+        while not state.is_over:
+            player = state.to_move[0]
+            state.apply(player, bots[player].choose(state.seat(player)))
+    finally:  # a game cancelled mid-way (Ctrl-C, Ray) still stops its bots' processes
+        for player_bot in bots.values():
+            close = getattr(player_bot, "close", None)
+            if callable(close):
+                close()
     winners = list(state.winners)
     share = 1.0 / len(winners) if task.focus_seat in winners else 0.0
-    for player_bot in bots.values():
-        close = getattr(player_bot, "close", None)
-        if callable(close):
-            close()
     return GameOutcome(
         task.focus, task.field, task.focus_seat, task.seed, winners, share, len(state.history)
     )
@@ -168,6 +171,15 @@ def tasks(
             )
 
 
+@dataclass(frozen=True)
+class RayCluster:
+    """Games played as Ray tasks (``arena --ray``): on the cluster at ``address``
+    (``HOST:PORT``, ``ray://HOST:PORT`` or ``auto``), or on a local Ray started for the
+    run when it is None."""
+
+    address: str | None = None
+
+
 def run_arena(
     game_id: str,
     bot_names: list[str],
@@ -178,9 +190,11 @@ def run_arena(
     options: Mapping[str, Any] | None = None,
     on_progress: Callable[[GameOutcome], None] | None = None,
     earlier: Sequence[GameOutcome] = (),
+    cluster: RayCluster | None = None,
 ) -> ArenaReport:
     """Play the arena's games but those in ``earlier`` (an interrupted run of the same
-    arena: same focus, field and seed), and report on all of them."""
+    arena: same focus, field and seed), and report on all of them: in this process, in
+    ``jobs`` processes, or on a Ray ``cluster``."""
     spec = game(game_id)
     count = spec.min_players if players is None else players
     spec.make_setup(count, seed, options)  # refuse a bad setup before playing anything
@@ -193,18 +207,37 @@ def run_arena(
         if (task.focus, task.field, task.seed) not in played
     ]
     outcomes: list[GameOutcome] = list(earlier)
-    pool = ProcessPoolExecutor(jobs, mp_context=get_context("fork")) if jobs > 1 else None
-    finished = False
-    try:
-        for outcome in pool.map(play_one, todo) if pool else map(play_one, todo):
+    # Closed on Ctrl-C or an error too: games not begun are dropped, not awaited.
+    with closing(play_all(todo, jobs, cluster)) as finished:
+        for outcome in finished:
             outcomes.append(outcome)
             if on_progress:
                 on_progress(outcome)
+    return summarize(game_id, count, games, outcomes, bot_names, options)
+
+
+def play_all(
+    todo: list[GameTask], jobs: int = 1, cluster: RayCluster | None = None
+) -> Generator[GameOutcome, None, None]:
+    """Each game of ``todo`` as it ends; closing the generator stops the games not over."""
+    if cluster is not None:
+        from machiavel.bots.arena_ray import play_on_ray
+
+        yield from play_on_ray(todo, cluster.address)
+    elif jobs > 1:
+        yield from _play_in_pool(todo, jobs)
+    else:
+        yield from map(play_one, todo)
+
+
+def _play_in_pool(todo: list[GameTask], jobs: int) -> Generator[GameOutcome, None, None]:
+    pool = ProcessPoolExecutor(jobs, mp_context=get_context("fork"))
+    finished = False
+    try:
+        yield from pool.map(play_one, todo)
         finished = True
     finally:
-        if pool:  # on Ctrl-C or an error, games not begun are dropped, not awaited
-            pool.shutdown(wait=finished, cancel_futures=not finished)
-    return summarize(game_id, count, games, outcomes, bot_names, options)
+        pool.shutdown(wait=finished, cancel_futures=not finished)
 
 
 def summarize(
@@ -215,6 +248,9 @@ def summarize(
     bots: list[str] | None = None,
     options: Mapping[str, Any] | None = None,
 ) -> ArenaReport:
+    """The report on ``outcomes``, in the arena's order (pairing by pairing, seed by seed)
+    whatever order they ended in: Ray, ``--jobs`` and a resumed run write the same file."""
+    outcomes = in_arena_order(outcomes, bots or [])
     pairings: dict[tuple[str, str], PairingResult] = {}
     for outcome in outcomes:
         key = (outcome.focus, outcome.field)
@@ -233,6 +269,20 @@ def summarize(
         list(bots or []),
         dict(options or {}),
     )
+
+
+def in_arena_order(outcomes: list[GameOutcome], bots: list[str]) -> list[GameOutcome]:
+    """Sorted as ``tasks`` makes the games (bots in their listed order); games of bots
+    not listed come last. Without a list of bots, left as they are."""
+    if not bots:
+        return list(outcomes)
+    rank = {name: index for index, name in enumerate(bots)}
+    unlisted = len(bots)
+
+    def position(outcome: GameOutcome) -> tuple[int, int, int]:
+        return rank.get(outcome.focus, unlisted), rank.get(outcome.field, unlisted), outcome.seed
+
+    return sorted(outcomes, key=position)
 
 
 def outcomes_from_json(
