@@ -16,6 +16,7 @@ from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from redis.exceptions import RedisError
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -35,7 +36,7 @@ from machiavel.server.accounts import (
     same_origin,
 )
 from machiavel.server.chat import ChatLimits
-from machiavel.server.cluster import ClusterSettings, OwnerUnreachable, shared_limiter
+from machiavel.server.cluster import REDIS_AWAY, ClusterSettings, OwnerUnreachable, shared_limiter
 from machiavel.server.forwarding import ClusterRouter
 from machiavel.server.headers import SecureFastAPI
 from machiavel.server.live import Connection, LiveGame
@@ -884,6 +885,9 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
             owner = await service.route(game_id)
         except OwnerUnreachable as error:
             await websocket.close(code=4503, reason=close_reason(str(error)))
+            return
+        except RedisError:
+            await websocket.close(code=4503, reason=close_reason(REDIS_AWAY))
             return
         if owner is not None:  # played by another process of the cluster
             await _hold_socket(websocket, service, accounts, game_id, owner.member, token, start)

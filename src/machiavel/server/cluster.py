@@ -48,6 +48,7 @@ logger = logging.getLogger("machiavel.server")
 REDIS_URL_VARIABLE = "MACHIAVEL_REDIS_URL"
 DEFAULT_LEASE_SECONDS = 5.0
 DEFAULT_PREFIX = "machiavel"
+REDIS_AWAY = "the cluster cannot tell which process plays this game (Redis does not answer)"
 LOOKUP_PAUSE = 0.05  # seconds between two looks at a lease that a dead process still holds
 
 

@@ -22,9 +22,10 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any
 
 import httpx2
+from redis.exceptions import RedisError
 
 from machiavel.server import metrics
-from machiavel.server.cluster import Owner, OwnerUnreachable
+from machiavel.server.cluster import REDIS_AWAY, Owner, OwnerUnreachable
 
 if TYPE_CHECKING:
     from machiavel.server.service import GameService
@@ -82,6 +83,10 @@ class ClusterRouter:
             owner = await self.service.route(game_id)
         except OwnerUnreachable as error:
             await _answer(send, 503, str(error), retry=True)
+            return
+        except RedisError as error:
+            logger.warning("game %s: Redis did not answer: %s", game_id, error)
+            await _answer(send, 503, REDIS_AWAY, retry=True)
             return
         if owner is None:
             await self.app(scope, receive, send)

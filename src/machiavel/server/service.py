@@ -20,6 +20,8 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from redis.exceptions import RedisError
+
 from machiavel.bots import LEVELS
 from machiavel.core.contract import LANGUAGES, Game, JsonDict
 from machiavel.core.errors import IllegalAction, InvalidSetup, UnknownGame
@@ -43,7 +45,7 @@ from machiavel.server.chat import (
     readable,
 )
 from machiavel.server.clocks import ClockRefused, ClockSpec, SeatClocks, iso_utc, read_abandon
-from machiavel.server.cluster import Cluster, ClusterSettings, Owner
+from machiavel.server.cluster import REDIS_AWAY, Cluster, ClusterSettings, Owner
 from machiavel.server.damage import DamagedGame
 from machiavel.server.jsontext import dumps
 from machiavel.server.live import (
@@ -264,8 +266,7 @@ class GameService:
             if live is not None:
                 return live
             self._raise_if_read_only(game_id)
-            if self.cluster is not None and not await self.cluster.claim(game_id):
-                raise NotOwner(game_id)
+            await self._own(game_id)
             try:
                 return await self._load(game_id, resuming)
             except BaseException:
@@ -388,8 +389,16 @@ class GameService:
         return self._cache.keys()
 
     async def _own(self, game_id: str) -> None:
-        """Claim a game this process just made (nobody else can know its id yet)."""
-        if self.cluster is not None and not await self.cluster.claim(game_id):
+        """Claim a game before loading or making it (NotOwner if another process has it;
+        503 if Redis does not answer: nobody could tell who plays it)."""
+        if self.cluster is None:
+            return
+        try:
+            claimed = await self.cluster.claim(game_id)
+        except RedisError as error:
+            logger.warning("game %s: Redis did not answer: %s", game_id, error)
+            raise ApiError(503, REDIS_AWAY) from error
+        if not claimed:
             raise NotOwner(game_id)
 
     def _release(self, game_id: str) -> None:
