@@ -90,6 +90,7 @@ BEARER_REFUSED = (
     "the token in 'Authorization: Bearer' opens no account: it is wrong, expired, or was "
     "replaced by a newer one (a bot's owner gets a new one with POST /api/me/bots/NAME/token)"
 )
+REDIS_DOWN = "the cluster's Redis does not answer, so this cannot be done now: try again"
 WS_UNAUTHORIZED = 4401  # close code: a bearer token that opens no account
 
 Scope = MutableMapping[str, Any]
@@ -235,6 +236,11 @@ def _add_error_handlers(app: FastAPI, repository: Repository) -> None:
     async def database_error(_: Request, error: Exception) -> Response:
         return database_answer(repository, error)
 
+    @app.exception_handler(RedisError)
+    async def redis_error(_: Request, error: Exception) -> Response:
+        logger.warning("Redis did not answer: %s", error)  # a cluster's limits, leases
+        return JSONResponse({"detail": REDIS_DOWN}, status_code=503, headers={"retry-after": "1"})
+
     @app.exception_handler(Exception)
     async def unexpected(_: Request, error: Exception) -> Response:
         logger.exception("unexpected error", exc_info=error)
@@ -287,6 +293,11 @@ class WriteLimit:
         ):
             try:
                 self.rate.hit(_writer_key(scope))
+            except RedisError as error:  # a cluster's shared limits out of reach
+                logger.warning("Redis did not answer: %s", error)
+                body = json.dumps({"detail": REDIS_DOWN}).encode()
+                await _send_json(send, 503, body, [(b"retry-after", b"1")])
+                return
             except LimitReached as reached:
                 wait = str(reached).rsplit("wait ", 1)[-1].split()[0]
                 body = json.dumps({"detail": str(reached)}).encode()
