@@ -35,6 +35,7 @@ from machiavel.server.accounts import (
     same_origin,
 )
 from machiavel.server.chat import ChatLimits
+from machiavel.server.cluster import ClusterSettings
 from machiavel.server.headers import SecureFastAPI
 from machiavel.server.live import Connection, LiveGame
 from machiavel.server.mail import Mailer, MailSettings, read_unsubscribe_token
@@ -110,6 +111,7 @@ def create_app(
     mail_retry_delays: Sequence[float] = (5.0, 30.0, 120.0),
     table_limits: TableLimits | None = None,
     sweep_every: float = 600.0,
+    cluster: ClusterSettings | None = None,
 ) -> FastAPI:
     """The server on a database (default: MACHIAVEL_DATABASE_URL, else ./machiavel.db).
 
@@ -122,6 +124,8 @@ def create_app(
     ``public_url``: the address people open, for the links in mails. ``table_limits``:
     tables and write requests per account and address (``quotas.TableLimits.off()`` for
     none); ``sweep_every``: seconds between two sweeps of abandoned tables.
+    ``cluster``: this process is one of several on one Redis (docs/cluster.md); bot
+    moves then go to the bot worker nodes through the Redis queue.
     """
     repository = Repository(database_url)
     mailer = Mailer(mail_settings, retry_delays=mail_retry_delays)
@@ -136,6 +140,7 @@ def create_app(
         notifier=notifier,
         table_limits=table_limits,
         sweep_every=sweep_every,
+        cluster=cluster,
     )
 
     @asynccontextmanager

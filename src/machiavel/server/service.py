@@ -27,6 +27,7 @@ from machiavel.core.narration import narrate
 from machiavel.core.registry import game as registered_game
 from machiavel.core.rng import random_seed
 from machiavel.server import ratings
+from machiavel.server.botqueue import RedisMoves
 from machiavel.server.bots import BotJob, BotRunner, move_seed
 from machiavel.server.chat import (
     CHANNELS,
@@ -43,6 +44,7 @@ from machiavel.server.chat import (
     readable,
 )
 from machiavel.server.clocks import ClockRefused, ClockSpec, SeatClocks, iso_utc, read_abandon
+from machiavel.server.cluster import ClusterSettings
 from machiavel.server.damage import DamagedGame
 from machiavel.server.jsontext import dumps
 from machiavel.server.live import (
@@ -141,13 +143,17 @@ class GameService:
         notifier: Notifier | None = None,
         sweep_every: float = 600.0,
         table_limits: TableLimits | None = None,
+        cluster: ClusterSettings | None = None,
     ) -> None:
         self.repo = repository
+        self.cluster = cluster
         self.notifier = notifier or Notifier(repository, Mailer(None), "http://127.0.0.1")
         self.chat_limits = chat_limits or ChatLimits()
         self.lookup = lookup
         self.max_cached = max_cached
-        self.bots = BotRunner(self._bot_delivers, bot_executor, bot_workers, bot_params)
+        # In a cluster, bot moves go through the Redis queue to the bot worker nodes.
+        moves = RedisMoves(cluster) if cluster is not None else None
+        self.bots = BotRunner(self._bot_delivers, bot_executor, bot_workers, bot_params, moves)
         self.writer = GroupWriter(repository.write_group, outage=repository.outage)
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         # Games that no longer replay: the latest ones whole, and why for all (the lobby).
