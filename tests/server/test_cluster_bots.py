@@ -24,8 +24,10 @@ import redis
 from fastapi.testclient import TestClient
 
 import machiavel
+from machiavel.cli import main as cli_main
 from machiavel.server import create_app
 from machiavel.server.accounts import COOKIE, TEST_COST
+from machiavel.server.botnode import compute_job
 from machiavel.server.botqueue import (
     ENQUEUE,
     FINISH,
@@ -374,3 +376,43 @@ def test_a_job_given_back_is_answered_once(redis_client: redis.Redis, keys: Queu
     assert redis_client.eval(FINISH, 1, keys.base, "b", "job-1", answers, good, 60) == 1
     assert redis_client.lrange(answers, 0, -1) == [good.encode()]
     assert redis_client.hlen(keys.key("jobs")) == 0 and waiting(redis_client, keys) == 0
+
+
+def test_a_worker_answers_only_the_moves_still_wanted(client: TestClient, sqlite_url: str) -> None:
+    """``compute_job``, in this process: a move of the stored version is computed from the
+    database; one whose game moved on (its seat no longer to move), or of a version or a
+    game that is not stored, is answered None."""
+    seats = [{"kind": "human"}, {"kind": "human"}]
+    created = client.post("/api/games", json={"game": "tyrus", "seats": seats})
+    assert created.status_code == 201, created.text
+    game_id = created.json()["id"]
+    (mover,) = state(client, game_id)["to_move"]
+    token = created.json()["seats"][mover]["token"]
+
+    def job(version: int, player: int, game: str = game_id) -> Job:
+        return Job("j", game, version, player, "easy", 3, {}, "owner", "server", 0.0)
+
+    action = compute_job(sqlite_url, job(0, mover))
+    legal = client.get(f"/api/games/{game_id}", params={"token": token}).json()["legal_actions"]
+    assert action in legal
+    body = {"token": token, "action": action, "version": 0}
+    assert client.post(f"/api/games/{game_id}/actions", json=body).status_code == 200
+    (after,) = state(client, game_id)["to_move"]
+    assert after != mover  # Tyrus: the players alternate (T4)
+    assert compute_job(sqlite_url, job(0, mover)) is None  # its seat moved since
+    assert compute_job(sqlite_url, job(1, mover)) is None  # not its turn then
+    assert compute_job(sqlite_url, job(1, after)) is not None
+    assert compute_job(sqlite_url, job(2, after)) is None  # no such version stored
+    assert compute_job(sqlite_url, job(0, mover, "nosuchgame")) is None
+
+
+def test_a_node_says_what_it_lacks(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], sqlite_url: str
+) -> None:
+    monkeypatch.delenv("MACHIAVEL_REDIS_URL", raising=False)
+    monkeypatch.delenv("MACHIAVEL_DATABASE_URL", raising=False)
+    assert cli_main(["bots", "--database", sqlite_url]) == 2
+    assert "needs the cluster's Redis and database" in capsys.readouterr().err
+    closed = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+    assert cli_main(["bots", "--redis-url", closed, "--database", sqlite_url]) == 2
+    assert "the bot queue cannot be reached" in capsys.readouterr().err

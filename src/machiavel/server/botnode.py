@@ -18,6 +18,7 @@ import asyncio
 import logging
 import os
 import signal
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -315,10 +316,11 @@ class BotNode:
         BOT_QUEUE_WAIT.observe(waited)
         try:
             action = await self._compute(job)
-        except Exception as error:
-            if not is_unreachable(error):
-                raise  # logged (_done); the job stays with this node until it stops
-            logger.error("the database cannot be reached; bot job given back: %s", error)
+        except Exception as error:  # not the bot's (it plays at random then): ours
+            if is_unreachable(error):
+                logger.error("the database cannot be reached; bot job given back: %s", error)
+            else:
+                logger.exception("bot job of game %s failed; given back", job.game_id)
             await asyncio.sleep(RETRY_SECONDS)  # not straight back to this node
             await self._redis.eval(GIVE_BACK_ONE, 1, self.keys.base, self.name, job_id)
             return
@@ -437,6 +439,6 @@ def run_node(
     try:
         asyncio.run(main())
     except (RedisError, OSError) as error:
-        print(f"machiavel bots: the bot queue cannot be reached: {error}", flush=True)
+        print(f"machiavel bots: the bot queue cannot be reached: {error}", file=sys.stderr)
         return 2
     return 0

@@ -16,6 +16,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -28,6 +29,7 @@ from machiavel.bots import bot
 from machiavel.bots.random_bot import RandomBot
 from machiavel.core.contract import Seat
 from machiavel.core.rng import Rng
+from machiavel.server.metrics import BOT_QUEUE_LENGTH, BOT_QUEUE_WAIT
 
 logger = logging.getLogger("machiavel.server")
 
@@ -218,7 +220,11 @@ class PoolMoves:
     async def compute(self, request: MoveRequest) -> str | None:
         if request.level not in SLOW_LEVELS:
             return await self._run(request)
+        asked = time.monotonic()
+        BOT_QUEUE_LENGTH.set(self.slow.waiting + 1)
         await self.slow.acquire(request.owner)
+        BOT_QUEUE_WAIT.observe(time.monotonic() - asked)  # slow moves wait their turn
+        BOT_QUEUE_LENGTH.set(self.slow.waiting)
         try:
             return await self._run(request)
         finally:
