@@ -38,6 +38,7 @@ from machiavel.server.botqueue import (
     Answer,
     Job,
     QueueKeys,
+    RedisMoves,
 )
 from machiavel.server.cluster import ClusterSettings
 from machiavel.server.quotas import TableLimits
@@ -416,3 +417,22 @@ def test_a_node_says_what_it_lacks(
     closed = "redis://127.0.0.1:1/0"  # nothing listens on port 1
     assert cli_main(["bots", "--redis-url", closed, "--database", sqlite_url]) == 2
     assert "the bot queue cannot be reached" in capsys.readouterr().err
+
+
+def test_a_job_redis_lost_is_queued_again(
+    cluster_client: Callable[..., AbstractContextManager[TestClient]],
+    redis_client: redis.Redis,
+    keys: QueueKeys,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Redis restarted without saving: the server queues its unanswered move again."""
+    monkeypatch.setattr(RedisMoves, "WATCH_SECONDS", 0.05)
+    with cluster_client(bot_params=QUICK_BOTS) as client:
+        game_id = create(client, against("hard"), seed=FIRST_MOVER_SEED)
+        wait_until(queued(redis_client, keys, 1), "the move queued")
+        (job_id,) = redis_client.hkeys(keys.key("jobs"))
+        for key in redis_client.scan_iter(match=f"{keys.prefix}:*"):
+            redis_client.delete(key)  # what a Redis that restarted has left
+        wait_until(queued(redis_client, keys, 1), "the move queued again")
+        assert redis_client.hkeys(keys.key("jobs")) == [job_id]
+        assert state(client, game_id)["version"] == 0

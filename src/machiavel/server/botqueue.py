@@ -345,6 +345,7 @@ class RedisMoves:
     and its answer comes back on this process's own answers list."""
 
     RETRY_SECONDS = 1.0  # between two tries while Redis cannot be reached
+    WATCH_SECONDS = 30.0  # between two looks for jobs Redis lost (tests shorten it)
 
     def __init__(self, cluster: ClusterSettings) -> None:
         self.cluster = cluster
@@ -352,7 +353,9 @@ class RedisMoves:
         self.name = cluster.name
         self._redis: aioredis.Redis | None = None
         self._listener: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
         self._waiting: dict[str, asyncio.Future[Answer]] = {}
+        self._jobs: dict[str, Job] = {}  # the jobs waiting for an answer, by id
         self._tasks: set[asyncio.Task[None]] = set()
         self._unreachable = False  # logged once per outage
 
@@ -361,6 +364,7 @@ class RedisMoves:
             self._redis = connect(self.cluster.redis_url)
         if self._listener is None:
             self._listener = asyncio.get_running_loop().create_task(self._listen())
+            self._watcher = asyncio.get_running_loop().create_task(self._watch())
         return self._redis
 
     async def compute(self, request: MoveRequest) -> str | None:
@@ -369,12 +373,14 @@ class RedisMoves:
         self._waiting[job.id] = answer
         try:
             await self._enqueue(job)
+            self._jobs[job.id] = job  # watched from now on (_watch)
             got = await answer
         except asyncio.CancelledError:
             self._cancel_later(job.id)
             raise
         finally:
             del self._waiting[job.id]
+            self._jobs.pop(job.id, None)
         BOT_QUEUE_WAIT.observe(max(0.0, got.waited))
         return got.action
 
@@ -406,6 +412,32 @@ class RedisMoves:
             await self._redis.hdel(self.keys.key("jobs"), job_id)
         except RedisError as error:
             self._report(error)  # a waiting job then runs for nothing: harmless
+
+    async def _watch(self) -> None:
+        """Queue again the jobs Redis lost (it restarted without saving them): missing
+        from ``jobs`` at two looks in a row and still unanswered. At one look only, a job
+        may just have been answered, its answer not yet read."""
+        missing: set[str] = set()
+        while True:
+            await asyncio.sleep(self.WATCH_SECONDS)
+            ids = list(self._jobs)
+            if not ids or self._redis is None:
+                missing = set()
+                continue
+            try:
+                there = await self._redis.hmget(self.keys.key("jobs"), ids)
+            except RedisError as error:
+                self._report(error)
+                continue
+            now_missing = {job_id for job_id, raw in zip(ids, there, strict=True) if raw is None}
+            for job_id in now_missing & missing:
+                job = self._jobs.get(job_id)
+                if job is not None:
+                    logger.warning(
+                        "bot job of game %s was lost by Redis: queued again", job.game_id
+                    )
+                    await self._enqueue(job)
+            missing = now_missing - missing
 
     async def _listen(self) -> None:
         """Hand each answer on this process's list to the move waiting for it."""
@@ -448,11 +480,11 @@ class RedisMoves:
     async def close(self) -> None:
         if self._tasks:  # the last cancellations, so that no node works for nothing
             await asyncio.wait(set(self._tasks), timeout=self.RETRY_SECONDS)
-        tasks = [task for task in (self._listener, *self._tasks) if task is not None]
+        tasks = [task for task in (self._listener, self._watcher, *self._tasks) if task is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        self._listener = None
+        self._listener = self._watcher = None
         if self._redis is not None:
             await self._redis.aclose()
             self._redis = None
