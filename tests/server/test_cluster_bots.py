@@ -347,14 +347,24 @@ def test_garbage_in_redis_is_survived(
     with cluster_client(bot_params=QUICK_BOTS) as client:
         answers = keys.answers(f"server-{keys.prefix}")
         redis_client.rpush(answers, b"\xff\xfe", b'{"id": 1}', b'"text"', b'{"id":"x","action":1}')
-        node = nodes.start(sqlite_url)
         game_id = create(client, against("hard"), seed=FIRST_MOVER_SEED)
-        wait_until(lambda: state(client, game_id)["version"] >= 1, "a bot move after the garbage")
+        wait_until(lambda: redis_client.hlen(jobs) == 4, "the move queued")
+        (job_id,) = set(redis_client.hkeys(jobs)) - {b"bytes", b"json", b"list"}
+        node = nodes.start(sqlite_url)
+        moved = wait_until(
+            lambda: (s := state(client, game_id))["version"] >= 1 and s, "a bot move"
+        )
         assert redis_client.llen(answers) == 0  # read, and dropped
         wait_until(lambda: redis_client.hlen(jobs) == 0, "the garbage jobs dropped")
         assert node.poll() is None
         output = nodes.output(node)
         assert output.count("a job on the bot queue was dropped") == 3
+        # A second answer to the same job (were a node to answer twice) is ignored.
+        job_name = job_id.decode() if isinstance(job_id, bytes) else job_id
+        again = Answer(job_name, "pass", 0.0)
+        redis_client.rpush(answers, again.to_text())
+        wait_until(lambda: redis_client.llen(answers) == 0, "the second answer read")
+        assert state(client, game_id)["version"] == moved["version"]
 
 
 def test_a_job_given_back_is_answered_once(redis_client: redis.Redis, keys: QueueKeys) -> None:
