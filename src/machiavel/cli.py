@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
@@ -126,6 +127,30 @@ def build_parser() -> argparse.ArgumentParser:
     add_cluster_arguments(serve)
     add_cluster_commands(commands)
 
+    bots = commands.add_parser(
+        "bots", help="run a bot worker node: bot moves of a cluster's servers, from Redis"
+    )
+    bots.add_argument("--redis-url", help="the cluster's Redis (default: $MACHIAVEL_REDIS_URL)")
+    bots.add_argument(
+        "--database", help="the cluster's database URL (default: $MACHIAVEL_DATABASE_URL)"
+    )
+    bots.add_argument("--workers", type=int, help="bot worker processes (default: cores)")
+    bots.add_argument(
+        "--prefix",
+        "--redis-prefix",
+        dest="prefix",
+        default="machiavel",
+        help="of the cluster's Redis keys, as its servers' (default machiavel)",
+    )
+    bots.add_argument(
+        "--metrics-port",
+        type=int,
+        help="serve Prometheus metrics (queue length, waiting time) on this port",
+    )
+    bots.add_argument(
+        "--metrics-host", default="127.0.0.1", help="address of the metrics (default 127.0.0.1)"
+    )
+
     commands.add_parser("games", help="list the games")
     return parser
 
@@ -143,6 +168,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "arena":
             return arena(args)
+        if args.command == "bots":
+            return bot_node(args)
         if args.command == "serve":
             from machiavel.server.run import serve
 
@@ -174,6 +201,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MachiavelError as error:
         print(f"machiavel: {error}", file=sys.stderr)
         return 2
+
+
+def bot_node(args: argparse.Namespace) -> int:
+    """``machiavel bots``: serve a cluster's bot queue until Ctrl-C or SIGTERM."""
+    from machiavel.server.botnode import run_node
+    from machiavel.server.cluster import redis_url_from
+    from machiavel.server.storage import DATABASE_ENV, database_url
+
+    redis_url = redis_url_from(args.redis_url)
+    database = args.database or os.environ.get(DATABASE_ENV)
+    if redis_url is None or not database:
+        print(
+            "machiavel: a bot worker node needs the cluster's Redis and database: "
+            "--redis-url (or $MACHIAVEL_REDIS_URL) and --database (or $MACHIAVEL_DATABASE_URL)",
+            file=sys.stderr,
+        )
+        return 2
+    if args.workers is not None and args.workers < 1:
+        print("machiavel: --workers must be at least 1", file=sys.stderr)
+        return 2
+    metrics = (args.metrics_host, args.metrics_port) if args.metrics_port is not None else None
+    return run_node(redis_url, database_url(database), args.workers, args.prefix, metrics)
 
 
 # ---- play ---------------------------------------------------------------------------

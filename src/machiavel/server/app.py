@@ -131,7 +131,8 @@ def create_app(
     none); ``sweep_every``: seconds between two sweeps of abandoned tables.
     ``cluster``: how this process joins a cluster (docs/cluster.md); ``metrics_from``:
     the clients that may read ``/metrics`` (``serving.MetricsReaders``, loopback by
-    default).
+    default); bot moves
+    then go to the bot worker nodes through the Redis queue.
     """
     repository = Repository(database_url)
     mailer = Mailer(mail_settings, retry_delays=mail_retry_delays)

@@ -29,7 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import suppress
 from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
-from typing import Any
+from typing import Any, Protocol
 
 from machiavel.bots import bot
 from machiavel.bots.random_bot import RandomBot
@@ -67,12 +67,17 @@ def default_workers() -> int:
     return max(2, os.cpu_count() or 2)
 
 
-def process_pool(workers: int) -> ProcessPoolExecutor:
+def process_pool(
+    workers: int, initializer: Callable[[], None] | None = None
+) -> ProcessPoolExecutor:
     """Workers forked from a clean server process (no threads of ours are inherited),
-    each ending with the server however it ends."""
+    each ending with the server however it ends (``initializer``, if given, must call
+    ``end_with_server``)."""
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["machiavel.bots", "machiavel.server.bots"])
-    return ProcessPoolExecutor(workers, mp_context=context, initializer=end_with_server)
+    return ProcessPoolExecutor(
+        workers, mp_context=context, initializer=initializer or end_with_server
+    )
 
 
 def end_with_server() -> None:
@@ -183,23 +188,40 @@ class BotJob:
     scheduled_at: float = field(default_factory=time.monotonic, repr=False)
 
 
-class BotRunner:
-    """Schedules bot moves and hands their actions back through ``deliver``."""
+@dataclass(frozen=True)
+class MoveRequest:
+    """One bot move to compute: the seat (for a worker of this process) and what
+    names it (for a worker elsewhere, which loads the game at ``version`` itself)."""
 
-    def __init__(
-        self,
-        deliver: Callable[[BotJob, str], Awaitable[None]],
-        executor: Executor | None = None,
-        workers: int | None = None,
-        params: dict[str, dict[str, Any]] | None = None,
-    ) -> None:
-        self._deliver = deliver
+    game_id: str
+    player: int
+    version: int  # the version the seat is of (a job's own version may move on)
+    level: str
+    seed: int
+    seat: Seat
+    params: dict[str, Any]
+    owner: str  # who opened the table: slow moves take turns across owners
+
+
+class MoveComputer(Protocol):
+    """Where bot moves are computed: this process's workers, or a cluster's queue."""
+
+    async def compute(self, request: MoveRequest) -> str | None:
+        """The bot's action, or None if the move is no longer wanted (the game moved on
+        as its worker found it); cancelled when the move is no longer wanted here."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class PoolMoves:
+    """Bot moves computed by a pool of this process's worker processes (or any
+    ``Executor``): slow moves take turns across owners for all workers but one."""
+
+    def __init__(self, executor: Executor | None = None, workers: int | None = None) -> None:
         self._executor = executor
         self._owns_executor = executor is None
         self._workers = workers or default_workers()
-        self._params = params or {}
-        self.pending: dict[tuple[str, int], BotJob] = {}
-        self.moves_computed = 0
         # Slow moves take all workers but one, which quick moves (easy, medium) always
         # find free: they never wait behind a search.
         self.slow = FairSlots(self._workers - 1)
@@ -209,6 +231,75 @@ class BotRunner:
         if self._executor is None:
             self._executor = process_pool(self._workers)
         return self._executor
+
+    async def compute(self, request: MoveRequest) -> str | None:
+        waiting = metrics.WaitingBotMove(time.monotonic())
+        try:
+            if request.level not in SLOW_LEVELS:
+                return await self._run(request, waiting)
+            await self.slow.acquire(request.owner)  # slow moves take turns across owners
+            try:
+                return await self._run(request, waiting)
+            finally:
+                self.slow.release()
+        finally:
+            waiting.left()  # dropped before a worker took it
+
+    async def _run(self, request: MoveRequest, waiting: metrics.WaitingBotMove) -> str:
+        try:
+            return await self._submit(request, waiting)
+        except BrokenProcessPool:
+            logger.warning("bot workers died; starting new ones")
+            self._reset_pool()
+            return await self._submit(request, waiting)
+
+    async def _submit(self, request: MoveRequest, waiting: metrics.WaitingBotMove) -> str:
+        """``choose_move`` in the pool, handed over once a worker is free, so that moves
+        wait here, counted and timed, not in the pool's hidden queue. The place is given
+        back when the pool is done with the move, not when its task is cancelled: a
+        worker goes on with a move already started."""
+        loop = asyncio.get_running_loop()
+        await self._free_workers.acquire()
+        waiting.taken()
+        arguments = (request.level, request.seed, request.seat, request.params)
+        try:
+            future = self._pool().submit(choose_move, *arguments)
+        except BaseException:
+            self._free_workers.release()
+            raise
+        future.add_done_callback(lambda _: _soon(loop, self._free_workers.release))
+        action: str = await asyncio.wrap_future(future, loop=loop)
+        return action
+
+    def _reset_pool(self) -> None:
+        if self._owns_executor and self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+    async def close(self) -> None:
+        self._reset_pool()
+
+
+class BotRunner:
+    """Schedules bot moves and hands their actions back through ``deliver``.
+
+    ``moves`` computes them (default: ``PoolMoves`` of ``executor`` or ``workers``
+    processes); the bookkeeping here (one job per seat, kept fresh or dropped as the
+    game changes) is the same wherever they are computed."""
+
+    def __init__(
+        self,
+        deliver: Callable[[BotJob, str], Awaitable[None]],
+        executor: Executor | None = None,
+        workers: int | None = None,
+        params: dict[str, dict[str, Any]] | None = None,
+        moves: MoveComputer | None = None,
+    ) -> None:
+        self._deliver = deliver
+        self.moves: MoveComputer = moves or PoolMoves(executor, workers)
+        self._params = params or {}
+        self.pending: dict[tuple[str, int], BotJob] = {}
+        self.moves_computed = 0
 
     def refresh(
         self,
@@ -250,25 +341,9 @@ class BotRunner:
             return
         job = BotJob(game_id, player, version, legal)
         self.pending[key] = job
-        job.task = asyncio.get_running_loop().create_task(
-            self._run_in_turn(job, level, seed, seat, owner or game_id)
-        )
-
-    async def _run_in_turn(
-        self, job: BotJob, level: str, seed: int, seat: Seat, owner: str
-    ) -> None:
-        waiting = metrics.WaitingBotMove(job.scheduled_at)
-        try:
-            if level not in SLOW_LEVELS:
-                await self._run(job, level, seed, seat, waiting)
-                return
-            await self.slow.acquire(owner)
-            try:
-                await self._run(job, level, seed, seat, waiting)
-            finally:
-                self.slow.release()
-        finally:
-            waiting.left()  # dropped before a worker took it
+        params = self._params.get(level, {})
+        request = MoveRequest(game_id, player, version, level, seed, seat, params, owner or game_id)
+        job.task = asyncio.get_running_loop().create_task(self._run(job, request))
 
     def drop(self, job: BotJob) -> None:
         key = (job.game_id, job.player)
@@ -290,54 +365,30 @@ class BotRunner:
             if gid == game_id:
                 self.drop(job)
 
-    async def _run(
-        self, job: BotJob, level: str, seed: int, seat: Seat, waiting: metrics.WaitingBotMove
-    ) -> None:
-        params = self._params.get(level, {})
+    async def _run(self, job: BotJob, request: MoveRequest) -> None:
         try:
-            try:
-                action = await self._compute(waiting, level, seed, seat, params)
-            except BrokenProcessPool:
-                logger.warning("bot workers died; starting new ones")
-                self._reset_pool()
-                action = await self._compute(waiting, level, seed, seat, params)
+            action = await self.moves.compute(request)
         except asyncio.CancelledError:
             raise
         except Exception:
-            logger.exception("bot %s failed in game %s; playing at random", level, job.game_id)
-            action = fallback_move(seed, seat)
+            logger.exception(
+                "bot %s failed in game %s; playing at random", request.level, job.game_id
+            )
+            action = fallback_move(request.seed, request.seat)
         self.moves_computed += 1
+        if action is None:  # its worker found the game moved on: this job is outdated
+            if self.is_current(job):
+                logger.warning(
+                    "bot move of game %s at version %d given up by its worker: the stored "
+                    "game moved on",
+                    job.game_id,
+                    request.version,
+                )
+                self.drop(job)
+            return
         if self.is_current(job):
             metrics.arrived()  # the move has come: its push is timed from here
             await self._deliver(job, action)
-
-    async def _compute(
-        self,
-        waiting: metrics.WaitingBotMove,
-        level: str,
-        seed: int,
-        seat: Seat,
-        params: dict[str, Any],
-    ) -> str:
-        """``choose_move`` in the pool, handed over once a worker is free. The place is
-        given back when the pool is done with the move, not when its task is cancelled:
-        a worker goes on with a move already started."""
-        loop = asyncio.get_running_loop()
-        await self._free_workers.acquire()
-        waiting.taken()
-        try:
-            future = self._pool().submit(choose_move, level, seed, seat, params)
-        except BaseException:
-            self._free_workers.release()
-            raise
-        future.add_done_callback(lambda _: _soon(loop, self._free_workers.release))
-        action: str = await asyncio.wrap_future(future, loop=loop)
-        return action
-
-    def _reset_pool(self) -> None:
-        if self._owns_executor and self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
 
     async def close(self) -> None:
         tasks = [job.task for job in self.pending.values() if job.task is not None]
@@ -345,6 +396,4 @@ class BotRunner:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        if self._owns_executor and self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        await self.moves.close()

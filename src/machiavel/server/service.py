@@ -29,6 +29,7 @@ from machiavel.core.narration import narrate
 from machiavel.core.registry import game as registered_game
 from machiavel.core.rng import random_seed
 from machiavel.server import metrics, ratings
+from machiavel.server.botqueue import RedisMoves
 from machiavel.server.bots import BotJob, BotRunner, move_seed
 from machiavel.server.chat import (
     CHANNELS,
@@ -159,7 +160,9 @@ class GameService:
         self.chat_limits = chat_limits or ChatLimits()
         self.lookup = lookup
         self.max_cached = max_cached
-        self.bots = BotRunner(self._bot_delivers, bot_executor, bot_workers, bot_params)
+        # In a cluster, bot moves go through the Redis queue to the bot worker nodes.
+        moves = RedisMoves(cluster) if cluster is not None else None
+        self.bots = BotRunner(self._bot_delivers, bot_executor, bot_workers, bot_params, moves)
         self.writer = GroupWriter(repository.write_group, outage=repository.outage)
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         # Games that no longer replay: the latest ones whole, and why for all (the lobby).
