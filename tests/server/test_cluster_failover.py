@@ -169,6 +169,10 @@ def test_play_goes_on_when_the_owner_of_a_game_is_killed(
         addresses = [cluster.base, *(address for _, address in cluster.nodes.values())]
         burst = Burst(game_id, tokens, addresses)
         spectator = Spectator(other_address, game_id)  # held for the owner (remote.py)
+        # A table of bots (their moves from the bot node) owned by the same process; hard
+        # bots think a second a move: their game goes on for minutes.
+        bots_id, _ = new_table(cluster.nodes[owner][1], [{"kind": "bot", "level": "hard"}] * 4)
+        assert owner_of(redis_prefix, bots_id) == owner
         burst.play(20)
         wait_until(lambda: spectator.version >= max(burst.acknowledged), "the pushes")
 
@@ -191,9 +195,19 @@ def test_play_goes_on_when_the_owner_of_a_game_is_killed(
         print(f"\nplay went on {takeover:.2f} s after the owner was killed")
 
         assert spectator.reloads >= 1  # its socket was moved to the new owner
+        # The bots' table was taken over too, without a request: its bots play on.
+        moved_at = bots_version(cluster.base, bots_id)
+        wait_until(lambda: bots_version(cluster.base, bots_id) > moved_at + 2, "bots moving")
+        assert owner_of(redis_prefix, bots_id) == other
         status, state, _ = call(cluster.base, "GET", f"/api/games/{game_id}")
         assert status == 200
         check_stored_once(postgres_url, game_id, burst.acknowledged, state["version"])
+
+
+def bots_version(base: str, game_id: str) -> int:
+    status, state, _ = call(base, "GET", f"/api/games/{game_id}")
+    assert status != 200 or not state["is_over"], "the bots' game ended: make it longer"
+    return int(state["version"]) if status == 200 else -1
 
 
 def play_until(burst: Burst, stop: threading.Event) -> None:
