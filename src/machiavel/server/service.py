@@ -745,7 +745,7 @@ class GameService:
             ) from error
         live.turn_since = now
         if human:
-            live.record = replace(live.record, human_acted_at=now)
+            live.record = live.record.acted_at(now)
         live.publish()
         self.bots.refresh(live.id, state.to_move, state.legal_actions, state.version)
         self._schedule_bots(live)
