@@ -17,7 +17,11 @@ the clients saw accepted is in the database.
 
 Everything runs in one asyncio process (uvloop when installed) so that the load
 generator leaves the server as much of the machine as it can; its own CPU use and the
-machine's load are printed too.
+machine's load are printed too. The figure to compare is the server's CPU per action
+(user and system): it moves least with whatever else runs. ``--server-cpu 0 --client-cpu
+1`` puts the server and the load generator on a core each (as boardgame.io's harness
+does: ``benchmarks/versus_boardgameio.py`` runs both); ``--json FILE`` keeps the figures.
+Figures and how they were taken: docs/server.md, "Load benchmark".
 """
 
 from __future__ import annotations
@@ -112,9 +116,13 @@ def self_cpu() -> float:
 
 
 # ---- the server -------------------------------------------------------------------
-def start_server(database: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+def start_server(database: str, port: int, log: Path, games: int) -> subprocess.Popen[bytes]:
+    # Room for every socket, a finished game's beside its replacement's, and the HTTP
+    # connections: the server's default (1,000) answers 503 past it, at 500 games.
+    room = max(1000, 4 * games + 2 * CREATE_AT_ONCE)
+    command = [*serve_command(database, port), "--no-limits", "--max-connections", str(room)]
     with log.open("wb") as out:
-        return start_server_process([*serve_command(database, port), "--no-limits"], out)
+        return start_server_process(command, out)
 
 
 def stop_server(process: subprocess.Popen[bytes]) -> None:
@@ -652,7 +660,7 @@ def run(settings: Settings, where: Where) -> int:
         url = where.database or f"sqlite:///{Path(folder) / 'load.db'}"
         port = free_port()
         log = Path(folder) / "server.log"
-        server = start_server(url, port, log)
+        server = start_server(url, port, log, settings.games)
         try:
             base = f"http://127.0.0.1:{port}"
             with asyncio.Runner(loop_factory=loop_factory()) as runner:
