@@ -20,7 +20,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 # Shapes kept: group sizes vary, each with a few counts of people's and final actions.
-SHAPES_KEPT = 1024
+# Texts take about 40 characters a game (25 + 14 KB for the largest group, 1,000 games).
+SHAPES_KEPT = 256
 
 
 def parameter_mark(paramstyle: str) -> str:
