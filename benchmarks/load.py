@@ -17,7 +17,11 @@ the clients saw accepted is in the database.
 
 Everything runs in one asyncio process (uvloop when installed) so that the load
 generator leaves the server as much of the machine as it can; its own CPU use and the
-machine's load are printed too.
+machine's load are printed too. The figure to compare is the server's CPU per action
+(user and system): it moves least with whatever else runs. ``--server-cpu 0 --client-cpu
+1`` puts the server and the load generator on a core each (as boardgame.io's harness
+does: ``benchmarks/versus_boardgameio.py`` runs both); ``--json FILE`` keeps the figures.
+Figures and how they were taken: docs/server.md, "Load benchmark".
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from typing import Any, cast
 
 import httpx2
 
+from machiavel.core.contract import JsonDict
 from machiavel.core.rng import Rng
 from machiavel.server.launch import (
     free_port,
@@ -73,10 +78,17 @@ parse_json = json_parser()
 
 
 # ---- measures of processes and of the machine ------------------------------------
-def process_cpu(pid: int) -> float:
-    """User + system CPU seconds of a process (from /proc)."""
+def process_cpu(pid: int) -> tuple[float, float]:
+    """User and system CPU seconds of a process, all its threads (from /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
+    return int(fields[11]) / TICK, int(fields[12]) / TICK
+
+
+def pin(pid: int, cpu: int) -> None:
+    """Run every thread of a process on one CPU from now on (threads it starts later
+    inherit it), as ``taskset -acp CPU PID`` does."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        os.sched_setaffinity(int(task.name), {cpu})
 
 
 def process_rss(pid: int) -> int:
@@ -104,9 +116,13 @@ def self_cpu() -> float:
 
 
 # ---- the server -------------------------------------------------------------------
-def start_server(database: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+def start_server(database: str, port: int, log: Path, games: int) -> subprocess.Popen[bytes]:
+    # Room for every socket, a finished game's beside its replacement's, and the HTTP
+    # connections: the server's default (1,000) answers 503 past it, at 500 games.
+    room = max(1000, 4 * games + 2 * CREATE_AT_ONCE)
+    command = [*serve_command(database, port), "--no-limits", "--max-connections", str(room)]
     with log.open("wb") as out:
-        return start_server_process([*serve_command(database, port), "--no-limits"], out)
+        return start_server_process(command, out)
 
 
 def stop_server(process: subprocess.Popen[bytes]) -> None:
@@ -493,7 +509,8 @@ def measure_start(server_pid: int) -> dict[str, float]:
     busy, total = machine_jiffies()
     return {
         "at": time.perf_counter(),
-        "server_cpu": process_cpu(server_pid),
+        "server_user": process_cpu(server_pid)[0],
+        "server_system": process_cpu(server_pid)[1],
         "self_cpu": self_cpu(),
         "busy": busy,
         "total": total,
@@ -505,11 +522,15 @@ def measure_end(start: dict[str, float], server_pid: int) -> dict[str, Any]:
     elapsed = time.perf_counter() - start["at"]
     cores = os.cpu_count() or 1
     machine_busy = (busy - start["busy"]) / max(1.0, total - start["total"]) * cores
-    server_cpu = process_cpu(server_pid) - start["server_cpu"]
+    user, system = process_cpu(server_pid)
+    user, system = user - start["server_user"], system - start["server_system"]
+    server_cpu = user + system
     own_cpu = self_cpu() - start["self_cpu"]
     return {
         "elapsed": elapsed,
         "server_cpu": server_cpu,
+        "server_user": user,
+        "server_system": system,
         "self_cpu": own_cpu,
         "machine_busy_cores": machine_busy,
         "other_cores": machine_busy - (server_cpu + own_cpu) / elapsed,
@@ -553,9 +574,12 @@ def print_report(settings: Settings, database: str, bench: Bench, figures: dict[
         f"latency ms     p50 {ms[0]:.1f}  p95 {ms[1]:.1f}  p99 {ms[2]:.1f}  "
         f"max {1000 * (latencies[-1] if latencies else float('nan')):.1f}"
     )
+    per_action = 1e6 / max(1, bench.completed)
     print(
         f"server CPU     {figures['server_cpu']:.1f} s ({figures['server_cpu'] / elapsed:.2f} "
-        f"cores), {1e6 * figures['server_cpu'] / max(1, bench.completed):.0f} us per action"
+        f"cores), {per_action * figures['server_cpu']:.0f} us per action "
+        f"(user {per_action * figures['server_user']:.0f}, "
+        f"system {per_action * figures['server_system']:.0f})"
     )
     grown = rss - figures["idle_rss"]
     print(
@@ -589,30 +613,78 @@ def verify(database: str, bench: Bench) -> bool:
     return ok
 
 
-def run(settings: Settings, database: str | None, server_log: str | None = None) -> int:
+@dataclass
+class Where:
+    """Where the run happens: its database, the CPUs of the server and of the load
+    generator, and the files it writes."""
+
+    database: str | None = None
+    server_log: str | None = None
+    server_cpu: int | None = None
+    client_cpu: int | None = None
+    json_out: str | None = None
+
+
+def summary(settings: Settings, database: str, bench: Bench, figures: dict[str, Any]) -> JsonDict:
+    """The run's figures as JSON (``--json``), for scripts comparing runs."""
+    latencies = sorted(bench.latencies)
+    per_action = 1e6 / max(1, bench.completed)
+    return {
+        "server": "machiavel",
+        "model": settings.model,
+        "games": settings.games,
+        "via": settings.via,
+        "database": database.split("://", 1)[0],
+        "seconds": figures["elapsed"],
+        "actions": bench.completed,
+        "actions_per_second": bench.completed / figures["elapsed"],
+        "latency_ms": {
+            name: 1000 * percentile(latencies, q)
+            for name, q in (("p50", 0.5), ("p95", 0.95), ("p99", 0.99))
+        },
+        "server_cores": figures["server_cpu"] / figures["elapsed"],
+        "server_us_per_action": per_action * figures["server_cpu"],
+        "server_user_us_per_action": per_action * figures["server_user"],
+        "server_system_us_per_action": per_action * figures["server_system"],
+        "server_rss_mib": figures["server_rss"] / 2**20,
+        "load_generator_cores": figures["self_cpu"] / figures["elapsed"],
+        "other_cores": max(0.0, figures["other_cores"]),
+        "errors": dict(bench.errors),
+    }
+
+
+def run(settings: Settings, where: Where) -> int:
+    if where.client_cpu is not None:
+        os.sched_setaffinity(0, {where.client_cpu})
     with tempfile.TemporaryDirectory(prefix="machiavel-load-") as folder:
-        url = database or f"sqlite:///{Path(folder) / 'load.db'}"
+        url = where.database or f"sqlite:///{Path(folder) / 'load.db'}"
         port = free_port()
         log = Path(folder) / "server.log"
-        server = start_server(url, port, log)
+        server = start_server(url, port, log, settings.games)
         try:
             base = f"http://127.0.0.1:{port}"
             with asyncio.Runner(loop_factory=loop_factory()) as runner:
                 runner.run(_ready(base, server))
+                if where.server_cpu is not None:
+                    pin(server.pid, where.server_cpu)
                 started = load_average()
                 idle_rss = process_rss(server.pid)
                 bench, figures = runner.run(drive(settings, port, server.pid))
         finally:
             stop_server(server)
             text = log.read_text(errors="replace")
-            if server_log is not None:
-                Path(server_log).write_text(text)
+            if where.server_log is not None:
+                Path(where.server_log).write_text(text)
             if "Traceback" in text or "ERROR" in text:
                 print("server log:\n" + text[-4000:], file=sys.stderr)
         print(f"load average   {started} before the run")
         figures["idle_rss"] = idle_rss
         print_report(settings, url, bench, figures)
-        return 0 if verify(url, bench) else 1
+        ok = verify(url, bench)
+        if where.json_out is not None:
+            figures_json = {**summary(settings, url, bench, figures), "storage_ok": ok}
+            Path(where.json_out).write_text(json.dumps(figures_json, indent=2) + "\n")
+        return 0 if ok else 1
 
 
 def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
@@ -629,7 +701,7 @@ async def _ready(base: str, server: subprocess.Popen[bytes]) -> None:
         await wait_ready(http, server)
 
 
-def parse(argv: Sequence[str] | None) -> tuple[Settings, str | None, str | None]:
+def parse(argv: Sequence[str] | None) -> tuple[Settings, Where]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     parser.add_argument("--games", type=int, default=50, help="concurrent games (default 50)")
     parser.add_argument(
@@ -650,6 +722,13 @@ def parse(argv: Sequence[str] | None) -> tuple[Settings, str | None, str | None]
         "--database", help="a SQLAlchemy URL (e.g. PostgreSQL); default a fresh SQLite file"
     )
     parser.add_argument("--server-log", help="keep the server's output in this file")
+    parser.add_argument(
+        "--server-cpu", type=int, help="run the server on this CPU only (e.g. 0; default: any)"
+    )
+    parser.add_argument(
+        "--client-cpu", type=int, help="run the load generator on this CPU only (default: any)"
+    )
+    parser.add_argument("--json", help="also write the figures to this file, as JSON")
     args = parser.parse_args(argv)
     settings = Settings(
         games=args.games,
@@ -661,17 +740,18 @@ def parse(argv: Sequence[str] | None) -> tuple[Settings, str | None, str | None]
         pace=args.pace,
         seed=args.seed,
     )
-    return settings, args.database, args.server_log
+    where = Where(args.database, args.server_log, args.server_cpu, args.client_cpu, args.json)
+    return settings, where
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    settings, database, server_log = parse(argv)
+    settings, where = parse(argv)
     # As the server does (machiavel.server.run): fewer, cheaper garbage collections, else
     # the client spends more time collecting than talking.
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
-    return run(settings, database, server_log)
+    return run(settings, where)
 
 
 if __name__ == "__main__":

@@ -328,3 +328,22 @@ def test_an_illegal_action_told_changes_nothing(game_id: str) -> None:
     with pytest.raises(IllegalAction):
         narrate(state, state.to_move[0], "no such action")
     assert json.dumps(state.to_json(), sort_keys=True) == before
+
+
+@pytest.mark.parametrize(("game_id", "players"), SETUPS)
+@settings(max_examples=3, deadline=None)
+@given(seed=seeds)
+def test_events_told_to_all_are_each_viewers_events(game_id: str, players: int, seed: int) -> None:
+    """``events_for_all`` (what the log is written from) gives every viewer exactly the
+    lines ``events`` gives them alone, at every action of a whole random game."""
+    state = machiavel.game(game_id).new(players, seed=seed)
+    rng = Rng(seed)
+    viewers: list[int | None] = [*range(players), None]
+    while not state.is_over:
+        mover = rng.choice(list(state.to_move))
+        before = state.clone()
+        state.apply(mover, rng.choice(state.legal_actions(mover)))
+        played = state.history[-1][1]
+        for language in LANGUAGES:
+            each = [state.events(before, mover, played, viewer, language) for viewer in viewers]
+            assert state.events_for_all(before, mover, played, viewers, language) == each

@@ -8,6 +8,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
+from dataclasses import FrozenInstanceError, replace
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -223,3 +225,14 @@ def test_sqlite_runs_in_wal_mode(sqlite_url: str) -> None:
         assert mode == "wal"
     finally:
         repository.close()
+
+
+def test_a_record_acted_at_is_the_record_with_that_moment_alone() -> None:
+    seats = (SeatRecord(0, "human", name="Ada"), SeatRecord(1, "bot", level="easy"))
+    record = GameRecord("g", "tyrus", 2, 7, {"memory_mode": False}, seats, rated=True)
+    moment = datetime(2026, 11, 24, 1, 2, 3, tzinfo=UTC)
+    acted = record.acted_at(moment)
+    assert acted == replace(record, human_acted_at=moment)
+    assert record.human_acted_at is None  # the record itself is unchanged
+    with pytest.raises(FrozenInstanceError):
+        acted.human_acted_at = None  # type: ignore[misc]

@@ -7,6 +7,7 @@ import asyncio
 import threading
 from collections.abc import Callable, Iterator, MutableMapping, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -77,6 +78,40 @@ def test_writes_of_several_games_share_one_transaction_and_all_last(
             assert loaded[0].version == 1 and loaded[0].is_over == (n == 4)
         g0 = reopened.load("g0")
         assert g0 is not None and g0[0].seats[0] == claimed
+    finally:
+        reopened.close()
+
+
+def test_a_group_stores_each_games_own_turn_people_and_seats(
+    repository: Repository, any_database_url: str
+) -> None:
+    """What each action of a group says of its own game is stored for that game: who
+    moves next, whether a person acted, the end; a seat without a token can be taken and
+    unrate its table."""
+    ids = ["p0", "p1", "p2"]
+    rated = [replace(record(i), rated=True) for i in ids]
+    assert repository.write_group(rated) == [None] * 3
+    taken = SeatRecord(1, "human", name="Bo", token_hash="c" * 64, claimed=True)
+    group: list[Write] = [
+        NewAction("p0", 1, 0, "S1 citadel", False, (1,), human=True),
+        NewAction("p1", 1, 0, "S2 citadel", False, (0, 1), human=False),
+        NewAction("p2", 1, 0, "S3 citadel", True, (), human=True),
+        SeatChange("p1", taken, None, unrate=True),
+    ]
+    assert repository.write_group(group) == [None] * 4
+    reopened = Repository(any_database_url)
+    try:
+        games = {i: reopened.load(i) for i in ids}
+        stored = {i: loaded[0] for i, loaded in games.items() if loaded is not None}
+        assert [stored[i].to_move for i in ids] == [(1,), (0, 1), ()]
+        assert [stored[i].is_over for i in ids] == [False, False, True]
+        created = {r.id: r.human_acted_at for r in rated}
+        assert stored["p1"].human_acted_at == created["p1"]  # no person acted there
+        for moved in ("p0", "p2"):
+            acted = stored[moved].human_acted_at
+            assert acted is not None and acted > stored[moved].created_at
+        assert stored["p1"].seats[1] == taken and not stored["p1"].rated
+        assert stored["p0"].rated and stored["p2"].rated
     finally:
         reopened.close()
 

@@ -217,6 +217,32 @@ class State(ABC):
         _check_language(language)
         return self._events(before, player, action, viewer, language)
 
+    def _events_for_all(
+        self,
+        before: State,
+        player: int,
+        action: str,
+        viewers: Sequence[int | None],
+        language: str,
+    ) -> list[list[str]]:
+        """``events_for_all`` for a language known to be one of ``LANGUAGES``. The
+        default asks ``_events`` for each viewer; a game whose lines are mostly the same
+        for everyone may work those out once."""
+        return [self._events(before, player, action, viewer, language) for viewer in viewers]
+
+    def events_for_all(
+        self,
+        before: State,
+        player: int,
+        action: str,
+        viewers: Sequence[int | None],
+        language: str = "en",
+    ) -> list[list[str]]:
+        """``events`` for each of ``viewers`` in turn, in ``language``: the same lines as
+        asking each viewer's (the log of an action is written for every viewer at once)."""
+        _check_language(language)
+        return self._events_for_all(before, player, action, viewers, language)
+
     def _marks(self, before: State, player: int, action: str) -> JsonDict:
         """``marks``; the default marks nothing."""
         return {}

@@ -58,7 +58,7 @@ def narrate(state: State, player: int, action: str) -> Told:
     viewers: list[int | None] = [*range(state.players), None]
     try:
         followed = [
-            [state.events(before, player, played, v, language) for v in viewers]
+            state.events_for_all(before, player, played, viewers, language)
             for language in LANGUAGES
         ]
     except Exception:

@@ -99,6 +99,7 @@ class LiveGame:
         self.timer: asyncio.TimerHandle | None = None  # fires at the next deadline
         self._bases: dict[Viewer, str] = {}
         self._texts: dict[tuple[Viewer, int], str] = {}
+        self._shared: str | None = None  # the part of the payload every viewer gets
 
     @property
     def id(self) -> str:
@@ -146,6 +147,7 @@ class LiveGame:
     def changed(self) -> None:
         self._bases.clear()
         self._texts.clear()
+        self._shared = None
 
     # ---- what a viewer receives -----------------------------------------------------
     def payload(self, viewer: Viewer, log_from: int = 0) -> JsonDict:
@@ -182,7 +184,9 @@ class LiveGame:
         a text is one object to the garbage collector, a view is hundreds."""
         text = self._bases.get(viewer)
         if text is None:
-            text = dumps(build_payload(self, viewer))
+            if self._shared is None:  # written once for all the viewers of this version
+                self._shared = dumps(shared_payload(self))
+            text = f"{self._shared[:-1]},{dumps(viewer_payload(self, viewer))[1:]}"
             self._bases[viewer] = text
         return text
 
@@ -232,24 +236,32 @@ class LiveGame:
             self.send(connection)
 
 
-def build_payload(live: LiveGame, viewer: Viewer) -> JsonDict:
-    """The response shape of issue 7 plus ``id``, ``game``, ``player``, ``seats``.
+# A payload is the response shape of issue 7 plus ``id``, ``game``, ``player``, ``seats``:
+# the part every viewer gets alike (``id`` first), then the viewer's own; ``payload_text``
+# adds the log lines (``log_start``, then ``log`` in English and ``log_fr`` in French:
+# one key per language of ``LOG_KEYS``).
+def viewer_payload(live: LiveGame, viewer: Viewer) -> JsonDict:
+    """What of the payload is the viewer's own: their view and actions, their seat."""
+    state = live.state
+    over = live.is_over
+    return {
+        "view": state.view(viewer),
+        "legal_actions": state.legal_actions(viewer) if viewer is not None and not over else [],
+        "player": viewer,
+    }
 
-    The log lines (``log_start``, then ``log`` in English and ``log_fr`` in French: one
-    key per language of ``LOG_KEYS``) are added by ``LiveGame.payload``.
-    """
+
+def shared_payload(live: LiveGame) -> JsonDict:
+    """What of the payload every viewer gets alike (written once per version)."""
     state = live.state
     over = live.is_over
     return {
         "id": live.id,
         "game": live.record.game,
         "version": state.version,
-        "view": state.view(viewer),
         "to_move": live.to_move(),
-        "legal_actions": state.legal_actions(viewer) if viewer is not None and not over else [],
         "is_over": over,
         "winners": live.winners,
-        "player": viewer,
         "seats": [seat.public() for seat in live.record.seats],
         "rated": live.record.rated,
         "rematch": live.record.rematch,

@@ -841,7 +841,7 @@ class GameService:
             ) from error
         live.turn_since = now
         if human:
-            live.record = replace(live.record, human_acted_at=now)
+            live.record = live.record.acted_at(now)
         live.publish()
         metrics.action_pushed(live.record.game)  # stored and pushed: counted and timed
         self.bots.refresh(live.id, state.to_move, state.legal_actions, state.version)

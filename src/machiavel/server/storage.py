@@ -36,7 +36,6 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
-    case,
     create_engine,
     delete,
     event,
@@ -44,14 +43,13 @@ from sqlalchemy import (
     or_,
     select,
     text,
-    tuple_,
     update,
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
 
-from machiavel.server import ratings
+from machiavel.server import groupsql, ratings
 from machiavel.server.chat import RECENT, ChatMessage
 from machiavel.server.damage import (
     ROW_DAMAGE,
@@ -333,6 +331,14 @@ class GameRecord:
     def with_seat(self, seat: SeatRecord) -> GameRecord:
         seats = tuple(seat if s.player == seat.player else s for s in self.seats)
         return replace(self, seats=seats)
+
+    def acted_at(self, moment: datetime) -> GameRecord:
+        """This record once a person acted at ``moment``, as ``replace`` gives it but by
+        copying the fields: it runs at every action, and ``replace`` runs ``__init__``
+        and its checks on all 27 fields (several times the cost)."""
+        record = object.__new__(GameRecord)
+        record.__dict__.update(self.__dict__, human_acted_at=moment)
+        return record
 
 
 @dataclass(frozen=True)
@@ -1171,24 +1177,23 @@ def _chat_message(row: Any) -> ChatMessage:
 
 def _change_seat(conn: Connection, change: SeatChange) -> bool:
     seat = change.seat
-    changed = conn.execute(
-        update(SeatRow)
-        .where(
-            SeatRow.game_id == change.game_id,
-            SeatRow.player == seat.player,
-            SeatRow.token_hash == change.expected_token_hash,
-        )
-        .values(
-            name=seat.name,
-            token_hash=seat.token_hash,
-            claimed=seat.claimed,
-            account_id=seat.account_id,
-        )
+    mark = _mark(conn)
+    values: tuple[Any, ...] = (
+        seat.name,
+        seat.token_hash,
+        seat.claimed,
+        seat.account_id,
+        change.game_id,
+        seat.player,
     )
-    if changed.rowcount != 1:
+    expected = change.expected_token_hash
+    if expected is not None:
+        values += (expected,)
+    sql = groupsql.change_seat(mark, expected is not None)
+    if conn.exec_driver_sql(sql, values).rowcount != 1:
         return False
     if change.unrate:
-        conn.execute(update(GameRow).where(GameRow.id == change.game_id).values(rated=False))
+        conn.exec_driver_sql(groupsql.unrate_game(mark), (False, change.game_id))
     return True
 
 
@@ -1196,44 +1201,54 @@ def _append_actions(conn: Connection, actions: Sequence[NewAction]) -> bool:
     """Move each game one version on and store the actions (one action a game at most);
     False if a game was not at the version before its action.
 
-    One statement moves every game (rather than one statement a game): the writer's
-    thread then hands the interpreter lock back and forth with the event loop's thread a
-    few times a transaction, not twice a game.
+    One statement moves every game (rather than one statement a game), and one adds every
+    action: the writer's thread then hands the interpreter lock back and forth with the
+    event loop's thread a few times a transaction, not twice a game. Both are plain SQL
+    (``groupsql``): built as expressions they cost more than running them.
     """
-    expected = [(a.game_id, a.number - 1) for a in actions]
-    to_move = case(
-        {a.game_id: _to_move_text(a.to_move) for a in actions}, value=GameRow.id, else_=None
-    )
-    now = datetime.now(UTC)
-    moved = conn.execute(
-        update(GameRow)
-        .where(tuple_(GameRow.id, GameRow.version).in_(expected))
-        .values(version=GameRow.version + 1, updated_at=now, to_move=to_move)
-    )
-    if moved.rowcount != len(actions):
+    mark = _mark(conn)
+    now = _bind_time(conn, datetime.now(UTC))
+    humans = [a.game_id for a in actions if a.human]
+    ended = [a.game_id for a in actions if a.is_over]
+    values: list[Any] = [now]
+    for a in actions:
+        values += (a.game_id, _to_move_text(a.to_move))
+    if humans:
+        values += (*humans, now)
+    if ended:
+        values += (*ended, True)
+    for a in actions:
+        values += (a.game_id, a.number - 1)
+    sql = groupsql.move_games(mark, len(actions), len(humans), len(ended))
+    if conn.exec_driver_sql(sql, tuple(values)).rowcount != len(actions):
         return False
     for a in actions:  # rare (tables with a clock): one statement each
         if a.clock_state is not None:
             conn.execute(
                 update(GameRow).where(GameRow.id == a.game_id).values(clock_state=a.clock_state)
             )
-    humans = [a.game_id for a in actions if a.human]
-    if humans:
-        conn.execute(update(GameRow).where(GameRow.id.in_(humans)).values(human_acted_at=now))
-    ended = [a.game_id for a in actions if a.is_over]
-    if ended:
-        conn.execute(update(GameRow).where(GameRow.id.in_(ended)).values(is_over=True))
-    conn.execute(
-        insert(ActionRow),
-        [
-            {"game_id": a.game_id, "number": a.number, "player": a.player, "action": a.action}
-            for a in actions
-        ],
-    )
+    rows = tuple(value for a in actions for value in (a.game_id, a.number, a.player, a.action))
+    conn.exec_driver_sql(groupsql.insert_actions(mark, len(actions)), rows)
     for a in actions:  # in order: two games ending together may share a bot level
         if a.result is not None:
             _rate(conn, a.game_id, a.result)
     return True
+
+
+def _mark(conn: Connection) -> str:
+    """The positional parameter mark of this connection's driver."""
+    return groupsql.parameter_mark(conn.dialect.paramstyle)
+
+
+def _bind_time(conn: Connection, moment: datetime) -> Any:
+    """A moment as this database's driver takes it for a ``DateTime`` column (SQLite
+    stores text in SQLAlchemy's format; psycopg takes the datetime)."""
+    dialect = conn.dialect
+    processor = _TIME_TYPE.dialect_impl(dialect).bind_processor(dialect)
+    return moment if processor is None else processor(moment)
+
+
+_TIME_TYPE = DateTime(timezone=True)
 
 
 def _rate(conn: Connection, game_id: str, result: GameResult) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING
@@ -342,23 +343,36 @@ class TyrusState(State):
         """After the sixth placement of an election: its tally with the arithmetic (T5),
         the result (T6), the standing, then the game's end (T8) or the draw (T7) and the
         next election. Nothing the viewer's view does not show (T9)."""
+        return self._events_for_all(before, player, action, [viewer], language)[0]
+
+    def _events_for_all(
+        self,
+        before: State,
+        player: int,
+        action: str,
+        viewers: Sequence[int | None],
+        language: str,
+    ) -> list[list[str]]:
+        """``_events`` of each viewer: only the draw's line differs between viewers (each
+        reads their own tiles), so the tally and the rest are written once."""
         assert isinstance(before, TyrusState)
         if len(self.tallies) == len(before.tallies):
-            return []
+            return [[] for _ in viewers]
         lines = self._tally_lines(self.tallies[-1], language)
         lines.append(tally_words.standing_line(self.results, language))
         if self.is_over:
-            return [*lines, self._ending(language)]
+            lines.append(self._ending(language))
+            return [lines[:] for _ in viewers]
         lines += tally_words.threat_lines(self.results, language)
         drawn = [sort_tiles(list(set(self.hands[p]) - set(before.hands[p]))) for p in (0, 1)]
-        lines.append(tally_words.draw_line(drawn, viewer, language))
         kind = self.election_kind
-        lines.append(
-            tally_words.next_election_line(
-                self.election, kind, ELECTED[kind], self.election_first_player(), language
-            )
+        following = tally_words.next_election_line(
+            self.election, kind, ELECTED[kind], self.election_first_player(), language
         )
-        return lines
+        return [
+            [*lines, tally_words.draw_line(drawn, viewer, language), following]
+            for viewer in viewers
+        ]
 
     def _tally_lines(self, tally: JsonDict, language: str) -> list[str]:
         """The tally just held: each building's count and the result; with ``memory_mode``
