@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import contextlib
 import gc
 import hashlib
 import json
@@ -82,6 +83,29 @@ def process_cpu(pid: int) -> tuple[float, float]:
     """User and system CPU seconds of a process, all its threads (from /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return int(fields[11]) / TICK, int(fields[12]) / TICK
+
+
+def processes_cpu(pids: list[int]) -> tuple[float, float]:
+    """User and system CPU seconds of several processes together."""
+    times = [process_cpu(pid) for pid in pids]
+    return sum(user for user, _ in times), sum(system for _, system in times)
+
+
+def descendants(root: int) -> list[int]:
+    """A process and every process under it (from /proc), e.g. a cluster's."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                parents[int(entry.name)] = int(stat[1])
+    found, frontier = [root], [root]
+    while frontier:
+        parent = frontier.pop()
+        children = [pid for pid, of in parents.items() if of == parent]
+        found += children
+        frontier += children
+    return found
 
 
 def pin(pid: int, cpu: int) -> None:
@@ -471,7 +495,9 @@ def percentile(sorted_values: Sequence[float], fraction: float) -> float:
     return sorted_values[index]
 
 
-async def drive(settings: Settings, port: int, server_pid: int) -> tuple[Bench, dict[str, Any]]:
+async def drive(
+    settings: Settings, port: int, server_pids: list[int]
+) -> tuple[Bench, dict[str, Any]]:
     """Create the games, play them, measure the window; returns the figures."""
     bench = Bench(settings, port)
     limits = httpx2.Limits(max_connections=CREATE_AT_ONCE, max_keepalive_connections=CREATE_AT_ONCE)
@@ -492,12 +518,12 @@ async def drive(settings: Settings, port: int, server_pid: int) -> tuple[Bench, 
                 bench.stop.set()
                 raise SystemExit("could not open every game in time") from None
         await asyncio.sleep(settings.warmup)
-        window = measure_start(server_pid)
+        window = measure_start(server_pids)
         bench.window_start = window["at"]
         with_cap = asyncio.create_task(bench.stop.wait())
         await asyncio.wait([with_cap], timeout=settings.seconds)
         bench.window_end = time.perf_counter()
-        figures = measure_end(window, server_pid)
+        figures = measure_end(window, server_pids)
         bench.stop.set()
         for task in slots:
             task.cancel()
@@ -505,24 +531,25 @@ async def drive(settings: Settings, port: int, server_pid: int) -> tuple[Bench, 
     return bench, figures
 
 
-def measure_start(server_pid: int) -> dict[str, float]:
+def measure_start(server_pids: list[int]) -> dict[str, float]:
     busy, total = machine_jiffies()
+    user, system = processes_cpu(server_pids)
     return {
         "at": time.perf_counter(),
-        "server_user": process_cpu(server_pid)[0],
-        "server_system": process_cpu(server_pid)[1],
+        "server_user": user,
+        "server_system": system,
         "self_cpu": self_cpu(),
         "busy": busy,
         "total": total,
     }
 
 
-def measure_end(start: dict[str, float], server_pid: int) -> dict[str, Any]:
+def measure_end(start: dict[str, float], server_pids: list[int]) -> dict[str, Any]:
     busy, total = machine_jiffies()
     elapsed = time.perf_counter() - start["at"]
     cores = os.cpu_count() or 1
     machine_busy = (busy - start["busy"]) / max(1.0, total - start["total"]) * cores
-    user, system = process_cpu(server_pid)
+    user, system = processes_cpu(server_pids)
     user, system = user - start["server_user"], system - start["server_system"]
     server_cpu = user + system
     own_cpu = self_cpu() - start["self_cpu"]
@@ -534,7 +561,7 @@ def measure_end(start: dict[str, float], server_pid: int) -> dict[str, Any]:
         "self_cpu": own_cpu,
         "machine_busy_cores": machine_busy,
         "other_cores": machine_busy - (server_cpu + own_cpu) / elapsed,
-        "server_rss": process_rss(server_pid),
+        "server_rss": sum(process_rss(pid) for pid in server_pids),
         "load_average": load_average(),
     }
 
@@ -623,6 +650,8 @@ class Where:
     server_cpu: int | None = None
     client_cpu: int | None = None
     json_out: str | None = None
+    nodes: int = 0  # 0: one `machiavel serve`; else `machiavel cluster --nodes N`
+    redis_url: str = "redis://127.0.0.1:6379/0"
 
 
 def summary(settings: Settings, database: str, bench: Bench, figures: dict[str, Any]) -> JsonDict:
@@ -660,16 +689,24 @@ def run(settings: Settings, where: Where) -> int:
         url = where.database or f"sqlite:///{Path(folder) / 'load.db'}"
         port = free_port()
         log = Path(folder) / "server.log"
-        server = start_server(url, port, log, settings.games)
+        if where.nodes:
+            server = start_cluster(url, port, log, where.nodes, where.redis_url)
+        else:
+            server = start_server(url, port, log, settings.games)
         try:
             base = f"http://127.0.0.1:{port}"
             with asyncio.Runner(loop_factory=loop_factory()) as runner:
-                runner.run(_ready(base, server))
+                if where.nodes:
+                    wait_for_cluster(server, log)
+                else:
+                    runner.run(_ready(base, server))
+                pids = descendants(server.pid) if where.nodes else [server.pid]
                 if where.server_cpu is not None:
-                    pin(server.pid, where.server_cpu)
+                    for pid in pids:
+                        pin(pid, where.server_cpu)
                 started = load_average()
-                idle_rss = process_rss(server.pid)
-                bench, figures = runner.run(drive(settings, port, server.pid))
+                idle_rss = sum(process_rss(pid) for pid in pids)
+                bench, figures = runner.run(drive(settings, port, pids))
         finally:
             stop_server(server)
             text = log.read_text(errors="replace")
@@ -677,6 +714,8 @@ def run(settings: Settings, where: Where) -> int:
                 Path(where.server_log).write_text(text)
             if "Traceback" in text or "ERROR" in text:
                 print("server log:\n" + text[-4000:], file=sys.stderr)
+            if where.nodes:
+                forget_prefix(where.redis_url, f"machiavel-load-{os.getpid()}")
         print(f"load average   {started} before the run")
         figures["idle_rss"] = idle_rss
         print_report(settings, url, bench, figures)
@@ -685,6 +724,39 @@ def run(settings: Settings, where: Where) -> int:
             figures_json = {**summary(settings, url, bench, figures), "storage_ok": ok}
             Path(where.json_out).write_text(json.dumps(figures_json, indent=2) + "\n")
         return 0 if ok else 1
+
+
+def start_cluster(
+    database: str, port: int, log: Path, nodes: int, redis_url: str
+) -> subprocess.Popen[bytes]:
+    """`machiavel cluster` of ``nodes`` server processes and a bot node behind HAProxy
+    (docs/cluster.md); its processes' CPU is counted together as the server's."""
+    command = [
+        *(sys.executable, "-m", "machiavel.cli", "cluster", "--nodes", str(nodes)),
+        *("--port", str(port), "--database", database, "--redis-url", redis_url),
+        *("--redis-prefix", f"machiavel-load-{os.getpid()}", "--no-limits"),
+    ]
+    with log.open("wb") as out:
+        return start_server_process(command, out)
+
+
+def wait_for_cluster(cluster: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 10 * READY_TIMEOUT  # N processes start one by one
+    while "Ctrl+C stops them all" not in log.read_text(errors="replace"):
+        if cluster.poll() is not None or time.monotonic() > deadline:
+            raise SystemExit("the cluster did not start:\n" + log.read_text(errors="replace"))
+        time.sleep(0.1)
+
+
+def forget_prefix(redis_url: str, prefix: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        for key in client.scan_iter(match=f"{prefix}:*"):
+            client.delete(key)
+    finally:
+        client.close()
 
 
 def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
@@ -729,7 +801,17 @@ def parse(argv: Sequence[str] | None) -> tuple[Settings, Where]:
         "--client-cpu", type=int, help="run the load generator on this CPU only (default: any)"
     )
     parser.add_argument("--json", help="also write the figures to this file, as JSON")
+    parser.add_argument(
+        "--nodes",
+        type=int,
+        default=0,
+        help="play against `machiavel cluster` of N server processes behind HAProxy "
+        "(needs --database on PostgreSQL and Redis; default 0: one `machiavel serve`)",
+    )
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0", help="with --nodes")
     args = parser.parse_args(argv)
+    if args.nodes and not (args.database or "").startswith("postgresql"):
+        parser.error("--nodes needs --database on PostgreSQL (a cluster cannot share SQLite)")
     settings = Settings(
         games=args.games,
         model=args.model,
@@ -740,7 +822,15 @@ def parse(argv: Sequence[str] | None) -> tuple[Settings, Where]:
         pace=args.pace,
         seed=args.seed,
     )
-    where = Where(args.database, args.server_log, args.server_cpu, args.client_cpu, args.json)
+    where = Where(
+        args.database,
+        args.server_log,
+        args.server_cpu,
+        args.client_cpu,
+        args.json,
+        args.nodes,
+        args.redis_url,
+    )
     return settings, where
 
 

@@ -32,7 +32,14 @@ from types import FrameType
 import httpx2
 
 from machiavel.clustering import cluster_address
-from machiavel.server.haproxy import HAPROXY, Upstream, check_config, haproxy_command, proxy_config
+from machiavel.server.haproxy import (
+    HAPROXY,
+    PER_ADDRESS,
+    Upstream,
+    check_config,
+    haproxy_command,
+    proxy_config,
+)
 from machiavel.server.health import HEALTH_PATH
 from machiavel.server.launch import free_port
 
@@ -40,6 +47,7 @@ START_SECONDS = 120.0  # a process that does not answer within this is stuck
 STOP_SECONDS = 30.0  # graceful stop of each process before SIGKILL
 POLL = 0.1  # seconds between two looks at the children while waiting
 PR_SET_PDEATHSIG = 1  # prctl(2)
+NO_CAP = 1_000_000  # connections per client address when limits are off
 
 
 class ClusterError(RuntimeError):
@@ -240,7 +248,9 @@ class Cluster:
         upstreams = [Upstream(c.name, c.address.removeprefix("http://")) for c in self.servers()]
         bind = f"{self.plan.host}:{self.plan.port}"
         config = self.folder / "haproxy.cfg"
-        config.write_text(proxy_config(bind, upstreams, system=False))
+        # --no-limits (load tests from one address) lifts the proxy's cap per address too.
+        per_address = PER_ADDRESS if self.plan.limits else NO_CAP
+        config.write_text(proxy_config(bind, upstreams, system=False, per_address=per_address))
         if (problem := check_config(config)) is not None:
             raise ClusterError(f"HAProxy refuses {config}: {problem}")
         proxy = start_child("proxy", "proxy", haproxy_command(config), self.folder)
