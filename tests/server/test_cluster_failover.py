@@ -162,6 +162,8 @@ def test_play_goes_on_when_the_owner_of_a_game_is_killed(
 ) -> None:
     with machiavel_cluster(tmp_path, postgres_url, redis_prefix) as cluster:
         game_id, tokens = new_table(cluster.base, [{"kind": "human"}] * 4)
+        # Waiting for people, it is owned by the process its first request reaches.
+        assert call(cluster.base, "GET", f"/api/games/{game_id}")[0] == 200
         owner = owner_of(redis_prefix, game_id)
         other = next(name for name in cluster.nodes if name != owner)
         other_address = cluster.nodes[other][1]

@@ -568,10 +568,11 @@ class GameService:
         await self._check_limits(record)
         record = await self._store_new(record)
         live = LiveGame(record, state, [])
-        await self._own(live.id)
-        self._cache[live.id] = live
-        self._schedule_bots(live)
-        self._evict_idle()
+        if self._needs_an_owner_now(live):
+            await self._own(live.id)
+            self._cache[live.id] = live
+            self._schedule_bots(live)
+            self._evict_idle()
         for seat in record.seats:
             if seat.account_id is not None and not seat.claimed:
                 self.notifier.invitation(record, seat.player, spec.title, _name_of(account))
@@ -586,6 +587,15 @@ class GameService:
             "stand_in": record.stand_in_level,
             "abandon_after": record.abandon_after,
         }
+
+    def _needs_an_owner_now(self, live: LiveGame) -> bool:
+        """Whether a new game is kept here. In a cluster, one waiting for a person (no
+        bot to move, no clock to run) is left for its first request to load: the proxy
+        sends a game's requests to the process its id hashes to, which then owns it, so
+        its sockets are that process's own rather than held for another one."""
+        if self.cluster is None or live.clocks is not None:
+            return True
+        return any(live.bot_level(player) for player in live.to_move())
 
     async def _reserve_seats(
         self, records: list[SeatRecord], seats: Sequence[SeatSpec], creator: AccountRecord | None
