@@ -41,6 +41,7 @@ from machiavel.games.djambi.board import (
     SQUARE_ACTIONS,
     SQUARE_INDEX,
     SQUARES,
+    piece_code,
 )
 from machiavel.games.djambi.rules import DjambiState
 
@@ -216,6 +217,11 @@ def lines_of_sight(board: list[int], square: int) -> bytearray:
     return seen
 
 
+# A square's code as the bot sees it, by the state's code: a living piece's own, and -1
+# for every corpse (negative codes, read from the end of the table: down to -64).
+AS_SEEN = (*range(ALL_CODES), *[-1] * 64)
+
+
 @dataclass
 class Knowledge:
     """What the player to move knows, all the bot reads: the same whether it comes from the
@@ -242,7 +248,7 @@ class Knowledge:
     def from_state(cls, state: DjambiState, me: int) -> Knowledge:
         return cls(
             me,
-            [piece if piece >= 0 else -1 for piece in state.board],
+            list(map(AS_SEEN.__getitem__, state.board)),
             state.relations(me),
             state.actor,
             max(state.hand, 0),
@@ -348,6 +354,24 @@ def _contenders(turn: Turn, actions: Sequence[str]) -> dict[int, float]:
     return {i: s for i, s in scores.items() if s > best - HOPELESS}
 
 
+CHIEF_AND_REPORTER_CODES = tuple(
+    piece_code(colour, kind) for colour in range(len(COLOURS)) for kind in (CHIEF, REPORTER)
+)
+
+
+def _squares_of(board: list[int], codes: Sequence[int]) -> list[tuple[int, int]]:
+    """(square, code) of each of ``codes`` on the board (each stands at most once), by
+    square."""
+    found = []
+    for code in codes:
+        try:
+            found.append((board.index(code), code))
+        except ValueError:  # dead (a corpse's code is negative)
+            continue
+    found.sort()
+    return found
+
+
 class Turn:
     """What the bot knows about the position while it weighs the actions of one step."""
 
@@ -361,17 +385,16 @@ class Turn:
         self.enemy_chiefs: list[int] = []
         # (square, code) of the Reporters of each side: [unused, MINE, ENEMY, WALL]
         self.reporters: list[list[tuple[int, int]]] = [[], [], [], []]
-        for square, piece in enumerate(board):
-            if piece <= 0:
-                continue
-            kind = KIND_OF[piece]
-            if kind == CHIEF:
-                if COLOUR_OF[piece] == me:
+        # One Chief and one Reporter a colour: looked up by code (a scan in C), not by a
+        # walk over the board; in the board's order, as such a walk finds them.
+        for square, code in _squares_of(board, CHIEF_AND_REPORTER_CODES):
+            if KIND_OF[code] == CHIEF:
+                if COLOUR_OF[code] == me:
                     self.chief = square
-                elif rel[piece] == ENEMY:
+                elif rel[code] == ENEMY:
                     self.enemy_chiefs.append(square)
-            elif kind == REPORTER:
-                self.reporters[rel[piece]].append((square, piece))
+            else:
+                self.reporters[rel[code]].append((square, code))
         # The squares on a line with a Reporter of each side, as bit sets.
         self.reporter_lines = [0, 0, 0, 0]
         for side, reporters in enumerate(self.reporters):

@@ -617,12 +617,16 @@ class DjambiState(State):
         """D10: (player, square) of every surrounded Chief."""
         board = self.board
         chiefs = [-1] * PLAYERS
+        walled = False  # whether some Chief has no empty square next to it
         for colour in range(PLAYERS):
-            code = CHIEF_CODES[colour]
-            if code in board:
-                chiefs[colour] = board.index(code)
+            try:
+                square = chiefs[colour] = board.index(CHIEF_CODES[colour])
+            except ValueError:  # dead
+                continue
+            if not walled and 0 not in map(board.__getitem__, NEIGHBOURS[square]):
+                walled = True
         # Most turns every Chief has an empty square next to it: nothing more to look at.
-        if all(square < 0 or 0 in map(board.__getitem__, NEIGHBOURS[square]) for square in chiefs):
+        if not walled:
             return []
         necromobile = [False] * PLAYERS
         for piece in board:
