@@ -44,10 +44,27 @@ class Node:
     children: dict[tuple[int, str], Node] = field(default_factory=dict)
     # The guide's order of each player's actions here, with the legal list it ranked.
     guides: dict[int, tuple[list[str], list[str]]] = field(default_factory=dict)
+    # ``children`` by player then action: search looks children up without a key tuple.
+    by_player: dict[int, dict[str, Node]] = field(default_factory=dict)
 
     def ucb(self, exploration: float) -> float:
         mean = self.reward / self.visits
         return mean + exploration * math.sqrt(math.log(max(self.available, 1)) / self.visits)
+
+
+def _most_promising(available: list[Node], exploration: float) -> Node:
+    """The first child of the best ``ucb`` once each counts one more availability:
+    ``max(available, key=ucb)`` after the counts, written out (a search's inner loop)."""
+    best = available[0]
+    best_value = -math.inf
+    log, sqrt = math.log, math.sqrt
+    for child in available:
+        child.available += 1
+        visits = child.visits
+        value = child.reward / visits + exploration * sqrt(log(max(child.available, 1)) / visits)
+        if value > best_value:
+            best, best_value = child, value
+    return best
 
 
 @dataclass
@@ -281,9 +298,11 @@ class IsmctsBot:
     ) -> Node:
         available = []
         untried = []
-        children = node.children
+        mine = node.by_player.get(player)
+        if mine is None:
+            mine = node.by_player[player] = {}
         for action in legal:
-            child = children.get((player, action))
+            child = mine.get(action)
             if child is None:
                 untried.append(action)
             else:
@@ -293,12 +312,9 @@ class IsmctsBot:
         if untried and (room or not available):
             action = self._first_to_try(node, untried, player, rng, world, legal)
             child = Node(player, action)
-            children[(player, action)] = child
+            node.children[(player, action)] = mine[action] = child
             return child
-        for child in available:
-            child.available += 1
-        exploration = self.settings.exploration
-        return max(available, key=lambda c: c.ucb(exploration))
+        return _most_promising(available, self.settings.exploration)
 
     def _first_to_try(
         self,

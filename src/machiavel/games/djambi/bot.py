@@ -41,7 +41,6 @@ from machiavel.games.djambi.board import (
     SQUARE_ACTIONS,
     SQUARE_INDEX,
     SQUARES,
-    piece_code,
 )
 from machiavel.games.djambi.rules import DjambiState
 
@@ -140,6 +139,11 @@ BETWEEN = tuple(
     )
     for a in range(SQUARES)
 )
+# The line from one square that passes another (None off every line).
+RAY_THROUGH = tuple(
+    tuple(next((ray for ray in RAYS[a] if b in ray), None) for b in range(SQUARES))
+    for a in range(SQUARES)
+)
 # What a piece of the striking side may do to a piece from afar (``Turn.strikers``).
 HARMLESS, STRIKER, SHORT_STRIKER = 0, 1, 2
 STRIKE_BY_KIND = (STRIKER, STRIKER, HARMLESS, HARMLESS, HARMLESS, SHORT_STRIKER, HARMLESS, HARMLESS)
@@ -217,11 +221,6 @@ def lines_of_sight(board: list[int], square: int) -> bytearray:
     return seen
 
 
-# A square's code as the bot sees it, by the state's code: a living piece's own, and -1
-# for every corpse (negative codes, read from the end of the table: down to -64).
-AS_SEEN = (*range(ALL_CODES), *[-1] * 64)
-
-
 @dataclass
 class Knowledge:
     """What the player to move knows, all the bot reads: the same whether it comes from the
@@ -248,7 +247,7 @@ class Knowledge:
     def from_state(cls, state: DjambiState, me: int) -> Knowledge:
         return cls(
             me,
-            list(map(AS_SEEN.__getitem__, state.board)),
+            [piece if piece >= 0 else -1 for piece in state.board],
             state.relations(me),
             state.actor,
             max(state.hand, 0),
@@ -354,24 +353,6 @@ def _contenders(turn: Turn, actions: Sequence[str]) -> dict[int, float]:
     return {i: s for i, s in scores.items() if s > best - HOPELESS}
 
 
-CHIEF_AND_REPORTER_CODES = tuple(
-    piece_code(colour, kind) for colour in range(len(COLOURS)) for kind in (CHIEF, REPORTER)
-)
-
-
-def _squares_of(board: list[int], codes: Sequence[int]) -> list[tuple[int, int]]:
-    """(square, code) of each of ``codes`` on the board (each stands at most once), by
-    square."""
-    found = []
-    for code in codes:
-        try:
-            found.append((board.index(code), code))
-        except ValueError:  # dead (a corpse's code is negative)
-            continue
-    found.sort()
-    return found
-
-
 class Turn:
     """What the bot knows about the position while it weighs the actions of one step."""
 
@@ -385,16 +366,17 @@ class Turn:
         self.enemy_chiefs: list[int] = []
         # (square, code) of the Reporters of each side: [unused, MINE, ENEMY, WALL]
         self.reporters: list[list[tuple[int, int]]] = [[], [], [], []]
-        # One Chief and one Reporter a colour: looked up by code (a scan in C), not by a
-        # walk over the board; in the board's order, as such a walk finds them.
-        for square, code in _squares_of(board, CHIEF_AND_REPORTER_CODES):
-            if KIND_OF[code] == CHIEF:
-                if COLOUR_OF[code] == me:
+        for square, piece in enumerate(board):
+            if piece <= 0:
+                continue
+            kind = KIND_OF[piece]
+            if kind == CHIEF:
+                if COLOUR_OF[piece] == me:
                     self.chief = square
-                elif rel[code] == ENEMY:
+                elif rel[piece] == ENEMY:
                     self.enemy_chiefs.append(square)
-            else:
-                self.reporters[rel[code]].append((square, code))
+            elif kind == REPORTER:
+                self.reporters[rel[piece]].append((square, piece))
         # The squares on a line with a Reporter of each side, as bit sets.
         self.reporter_lines = [0, 0, 0, 0]
         for side, reporters in enumerate(self.reporters):
@@ -461,7 +443,7 @@ class Turn:
             return struck_score, True  # told without playing the step
         board[origin] = -1 if kind == ASSASSIN and kills else 0  # D4: the corpse stays
         board[target] = piece
-        struck = surely_struck or self._struck(target)
+        struck = surely_struck or self._struck_once_left(target, origin)
         exposed = chief_unsure and self._struck(self.chief)
         blind = may_see and not self._sees_enemy_chief(target, kind)
         board[origin] = piece
@@ -540,6 +522,28 @@ class Turn:
         if known is None:
             known = self._landings[square] = self._struck_in_line(square)
         return known
+
+    def _struck_once_left(self, square: int, vacated: int) -> bool:
+        """``_struck(square)`` once the bot's piece left ``vacated`` for ``square``, when no
+        enemy struck ``square`` along a clear line as the turn began
+        (``_surely_struck_landing``): of those lines only the one through ``vacated``
+        may have opened (the piece that left was the bot's, no striker of the enemy)."""
+        ray = RAY_THROUGH[square][vacated]
+        if ray is not None and not self.board[vacated]:
+            board = self.board
+            strikers = self.strikers[ENEMY]
+            for target in ray:
+                other = board[target]
+                if other:
+                    striker = strikers[other]
+                    if striker == STRIKER or (
+                        striker == SHORT_STRIKER
+                        and square != CENTRE
+                        and KING_DISTANCE[square][target] <= 2
+                    ):
+                        return True
+                    break
+        return self._reporter_strikes(square, ENEMY)
 
     def _reporter_strikes(self, square: int, side: int) -> bool:
         """Whether a Reporter of ``side`` can land next to ``square`` (D5)."""

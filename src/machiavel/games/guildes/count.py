@@ -82,7 +82,7 @@ def count_votes(
         if votes is None:
             votes = shares[key] = tuple(guild_votes(round_index, guild, cards, ignore_ties))
         rows.append(votes)
-    return [sum(column) for column in zip(*rows)]
+    return [sum(column) for column in zip(*rows, strict=True)]
 
 
 # Each guild's votes for the cards the players hold of it, by (round, guild, ties ignored,
