@@ -79,6 +79,12 @@ STILL_WAITING = {
 # bound: every index equally likely), modulo bound; up to 9 guilds or 6 players.
 DRAW_LIMITS = (0, *((1 << 64) - (1 << 64) % bound for bound in range(1, GUILD_COUNT + 1)))
 SINGLE = tuple((guild,) for guild in GUILDS)  # a card chosen, as _play's actions.SIMPLE
+# The history's entry for each player's one-card action, by the actions' table (as
+# ``_one_card`` gives it): a play-out records shared tuples instead of making one an action.
+HISTORY_ENTRIES = {
+    actions: tuple(tuple((player, action) for action in actions) for player in range(6))
+    for actions in (act.KEEP, act.PLACE, act.DISCARD)
+}
 PLAYOUT_DRAWS = 256  # draws worked out at once in a random play-out (about 350 in a game)
 
 
@@ -267,7 +273,11 @@ class GuildesState(State):
 
     # ---- drafting (G3) ----------------------------------------------------------------
     def _resolve_draft(self) -> None:
-        step = [choice[0] for choice in self.pending if choice is not None]
+        self._draft_step([choice[0] for choice in self.pending if choice is not None])
+
+    def _draft_step(self, step: list[int]) -> None:
+        """Every player keeps the card ``step`` says (``_resolve_draft``, or a random
+        play-out's step straight from its draws); packets pass on."""
         self._keep_all(step)
         self._pass_packets()
         if self.packet_size == 1:  # the last card of each hand is simply kept
@@ -747,12 +757,17 @@ class GuildesState(State):
                 played += 1
                 continue
             rows, actions = one_card
+            entries = HISTORY_ENTRIES[actions]
             # Those waiting choose one after another in random order (placing in turn:
             # the one player waiting). ``left`` is ``waiting`` as each choice leaves it
             # (``_choose``: STILL_WAITING), without a look-up.
             in_turn, pending, left = self.seq_first >= 0, self.pending, list(waiting)
             player = guild = -1
             choices = min(len(left), limit - played)
+            # A whole drafting step (nearly every one): the cards kept go straight to the
+            # step, not through ``pending``.
+            whole_draft = self.phase == DRAFT and choices == len(left) == self.n
+            step = [0] * len(left) if whole_draft else []
             if at + 2 * choices > len(draws):  # two draws a choice (bar a rare redraw)
                 rng.skip(at)
                 draws, at = rng.upcoming(PLAYOUT_DRAWS), 0
@@ -772,12 +787,16 @@ class GuildesState(State):
                 if draw >= limits[options]:
                     draw, draws, at = _redraw(rng, draws, at, limits[options])
                 guild = held[draw % options]
-                record((player, actions[guild]))
-                if not in_turn:  # a simultaneous choice, kept until everyone has chosen
+                record(entries[player][guild])
+                if whole_draft:
+                    step[player] = guild
+                elif not in_turn:  # a simultaneous choice, kept until everyone has chosen
                     pending[player] = SINGLE[guild]
             played += choices
             if in_turn:
                 self._place_in_turn(player, guild)
+            elif whole_draft:
+                self._draft_step(step)
             else:
                 self.waiting = tuple(left)
                 if not left:
