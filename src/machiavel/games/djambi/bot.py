@@ -139,11 +139,19 @@ BETWEEN = tuple(
     )
     for a in range(SQUARES)
 )
+
+
+def _rays_through(square: int) -> tuple[tuple[int, ...] | None, ...]:
+    """For every square, the line from ``square`` that passes it, or None."""
+    through: list[tuple[int, ...] | None] = [None] * SQUARES
+    for ray in RAYS[square]:
+        for other in ray:
+            through[other] = ray
+    return tuple(through)
+
+
 # The line from one square that passes another (None off every line).
-RAY_THROUGH = tuple(
-    tuple(next((ray for ray in RAYS[a] if b in ray), None) for b in range(SQUARES))
-    for a in range(SQUARES)
-)
+RAY_THROUGH = tuple(_rays_through(square) for square in range(SQUARES))
 # What a piece of the striking side may do to a piece from afar (``Turn.strikers``).
 HARMLESS, STRIKER, SHORT_STRIKER = 0, 1, 2
 STRIKE_BY_KIND = (STRIKER, STRIKER, HARMLESS, HARMLESS, HARMLESS, SHORT_STRIKER, HARMLESS, HARMLESS)
