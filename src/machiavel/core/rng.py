@@ -125,6 +125,13 @@ def _block_of() -> Block:
     return _BLOCK[0]
 
 
+def prepare_blocks() -> None:
+    """Choose how ``Rng.upcoming`` works (importing numpy) now rather than at its first
+    call: a game whose play-outs use it calls this once it is imported, so no search pays
+    for the import."""
+    _block_of()
+
+
 def _python_block(state: int, count: int) -> list[int]:
     """``Rng.upcoming`` without numpy: the draws one after another."""
     rng = Rng(state)

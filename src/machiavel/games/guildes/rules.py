@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from machiavel.core.contract import JsonDict, Setup, State
 from machiavel.core.fields import CACHE, LIST, RNG, ROWS, SETTING, SHARED, StateFields
-from machiavel.core.rng import Rng
+from machiavel.core.rng import Rng, prepare_blocks
 from machiavel.games.guildes import actions as act
 from machiavel.games.guildes.count import count_details, count_votes
 from machiavel.games.guildes.data import (
@@ -85,6 +85,7 @@ HISTORY_ENTRIES = {
     actions: tuple(tuple((player, action) for action in actions) for player in range(6))
     for actions in (act.KEEP, act.PLACE, act.DISCARD)
 }
+prepare_blocks()  # random_playout reads Rng.upcoming's blocks: numpy loads with the game
 PLAYOUT_DRAWS = 256  # draws worked out at once in a random play-out (about 350 in a game)
 
 
