@@ -89,22 +89,6 @@ prepare_blocks()  # random_playout reads Rng.upcoming's blocks: numpy loads with
 PLAYOUT_DRAWS = 256  # draws worked out at once in a random play-out (about 350 in a game)
 
 
-# The guilds of which counts hold a card (``guilds_in``), by the counts: a play-out asks
-# for every card chosen, and a look-up is a fifth of working them out. Emptied when full
-# (a search meets tens of thousands of hands); the lists are shared by their pattern.
-_HELD: dict[tuple[int, ...], tuple[int, ...]] = {}
-_PATTERNS: dict[tuple[int, ...], tuple[int, ...]] = {}
-HELD_KEPT = 1 << 15
-
-
-def _held_guilds(counts: tuple[int, ...]) -> tuple[int, ...]:
-    if len(_HELD) >= HELD_KEPT:
-        _HELD.clear()
-    held = tuple(compress(GUILDS, counts))
-    held = _HELD[counts] = _PATTERNS.setdefault(held, held)
-    return held
-
-
 def _redraw(rng: Rng, draws: list[int], at: int, limit: int) -> tuple[int, list[int], int]:
     """``Rng.below``'s next tries once ``draws[at - 1]`` was refused (over ``limit``:
     about once in 2**61 draws), from the block while it lasts."""
@@ -761,7 +745,7 @@ class GuildesState(State):
             return 0
         self._legal_cache.clear()  # as play_legal leaves them; the loop adds to neither
         self._legal_sets.clear()
-        record, limits, held_of = self.history.append, DRAW_LIMITS, _HELD
+        record, limits = self.history.append, DRAW_LIMITS
         draws: list[int] = []  # rng's coming draws; ``at`` of them used
         at = played = 0
         while played < limit and (waiting := self.waiting):
@@ -797,10 +781,7 @@ class GuildesState(State):
                     if draw >= limits[count]:
                         draw, draws, at = _redraw(rng, draws, at, limits[count])
                     player = left.pop(draw % count)
-                counts = tuple(rows[player])
-                held = held_of.get(counts)  # the legal list's guilds
-                if held is None:
-                    held = _held_guilds(counts)
+                held = list(compress(GUILDS, rows[player]))  # the legal list's guilds
                 options = len(held)
                 draw = draws[at]
                 at += 1
