@@ -44,8 +44,6 @@ class Node:
     children: dict[tuple[int, str], Node] = field(default_factory=dict)
     # The guide's order of each player's actions here, with the legal list it ranked.
     guides: dict[int, tuple[list[str], list[str]]] = field(default_factory=dict)
-    # ``children`` by player then action: search looks children up without a key tuple.
-    by_player: dict[int, dict[str, Node]] = field(default_factory=dict)
 
     def ucb(self, exploration: float) -> float:
         mean = self.reward / self.visits
@@ -298,11 +296,9 @@ class IsmctsBot:
     ) -> Node:
         available = []
         untried = []
-        mine = node.by_player.get(player)
-        if mine is None:
-            mine = node.by_player[player] = {}
+        children = node.children
         for action in legal:
-            child = mine.get(action)
+            child = children.get((player, action))
             if child is None:
                 untried.append(action)
             else:
@@ -312,7 +308,7 @@ class IsmctsBot:
         if untried and (room or not available):
             action = self._first_to_try(node, untried, player, rng, world, legal)
             child = Node(player, action)
-            node.children[(player, action)] = mine[action] = child
+            children[(player, action)] = child
             return child
         return _most_promising(available, self.settings.exploration)
 
