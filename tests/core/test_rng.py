@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from machiavel.core import rng as rng_module
 from machiavel.core.rng import Rng
 
 
@@ -59,3 +60,17 @@ def test_state_round_trip_and_clone_are_independent() -> None:
     fork = rng.fork()
     assert fork.state != rng.state
     assert 0.0 <= rng.random() < 1.0
+
+
+@given(
+    seed=st.integers(min_value=0, max_value=2**64 - 1),
+    sizes=st.lists(st.integers(0, 700), min_size=1, max_size=4),
+)
+def test_upcoming_draws_are_next_u64s_and_skip_moves_past_them(seed: int, sizes: list[int]) -> None:
+    blocks, one_by_one = Rng(seed), Rng(seed)
+    for size in sizes:
+        expected = [one_by_one.next_u64() for _ in range(size)]
+        assert blocks.upcoming(size) == expected
+        assert rng_module._python_block(blocks.state, size) == expected  # without numpy
+        blocks.skip(size)
+        assert blocks.state == one_by_one.state

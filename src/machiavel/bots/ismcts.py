@@ -50,6 +50,21 @@ class Node:
         return mean + exploration * math.sqrt(math.log(max(self.available, 1)) / self.visits)
 
 
+def _most_promising(available: list[Node], exploration: float) -> Node:
+    """The first child of the best ``ucb`` once each counts one more availability:
+    ``max(available, key=ucb)`` after the counts, written out (a search's inner loop)."""
+    best = available[0]
+    best_value = -math.inf
+    log, sqrt = math.log, math.sqrt
+    for child in available:
+        child.available += 1
+        visits = child.visits
+        value = child.reward / visits + exploration * sqrt(log(max(child.available, 1)) / visits)
+        if value > best_value:
+            best, best_value = child, value
+    return best
+
+
 @dataclass
 class SearchStats:
     iterations: int = 0
@@ -295,10 +310,7 @@ class IsmctsBot:
             child = Node(player, action)
             children[(player, action)] = child
             return child
-        for child in available:
-            child.available += 1
-        exploration = self.settings.exploration
-        return max(available, key=lambda c: c.ucb(exploration))
+        return _most_promising(available, self.settings.exploration)
 
     def _first_to_try(
         self,

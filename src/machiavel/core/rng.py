@@ -8,7 +8,7 @@ same draws on every machine and Python version. SplitMix64 does that.
 from __future__ import annotations
 
 import secrets
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Callable, MutableSequence, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -50,6 +50,17 @@ class Rng:
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
         return z ^ (z >> 31)
+
+    def upcoming(self, count: int) -> list[int]:
+        """The next ``count`` values of ``next_u64``, without drawing them (``skip`` moves
+        past those used). SplitMix64's n-th draw depends on the seed and n alone, so a
+        block is worked out at once (with numpy when installed: a search play-out makes
+        hundreds of draws, at a fraction of a call each)."""
+        return _block_of()(self._state, count)
+
+    def skip(self, count: int) -> None:
+        """Move on as ``count`` calls of ``next_u64`` would."""
+        self._state = (self._state + count * _GOLDEN_GAMMA) & _MASK64
 
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)``, without modulo bias."""
@@ -102,3 +113,57 @@ class Rng:
     def fork(self) -> Rng:
         """An independent generator derived from this one (advances this one once)."""
         return Rng(self.next_u64())
+
+
+Block = Callable[[int, int], list[int]]  # (state, count) -> the next count draws
+_BLOCK: list[Block] = []  # the way chosen, once
+
+
+def _block_of() -> Block:
+    if not _BLOCK:
+        _BLOCK.append(_numpy_block() or _python_block)
+    return _BLOCK[0]
+
+
+def prepare_blocks() -> None:
+    """Choose how ``Rng.upcoming`` works (importing numpy) now rather than at its first
+    call: a game whose play-outs use it calls this once it is imported, so no search pays
+    for the import."""
+    _block_of()
+
+
+def _python_block(state: int, count: int) -> list[int]:
+    """``Rng.upcoming`` without numpy: the draws one after another."""
+    rng = Rng(state)
+    return [rng.next_u64() for _ in range(count)]
+
+
+def _numpy_block() -> Block | None:
+    """``Rng.upcoming`` in numpy's 64-bit arithmetic (wrapping like the mask), or None
+    without numpy (an optional dependency: the ``rl`` extra, and matplotlib's)."""
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover - numpy comes with matplotlib
+        return None
+    u64 = np.uint64
+    gamma, first, second = u64(_GOLDEN_GAMMA), u64(0xBF58476D1CE4E5B9), u64(0x94D049BB133111EB)
+    s30, s27, s31 = u64(30), u64(27), u64(31)
+    steps: list[object] = [np.zeros(0, dtype=u64)]  # k * gamma for k = 1, 2, ...
+
+    def block(state: int, count: int) -> list[int]:
+        known = steps[0]
+        assert isinstance(known, np.ndarray)
+        if len(known) < count:
+            with np.errstate(over="ignore"):
+                known = np.arange(1, max(count, 2 * len(known)) + 1, dtype=u64) * gamma
+            steps[0] = known
+        z = known[:count] + u64(state)
+        z ^= z >> s30
+        z *= first
+        z ^= z >> s27
+        z *= second
+        z ^= z >> s31
+        values: list[int] = z.tolist()
+        return values
+
+    return block

@@ -7,7 +7,8 @@ option (Hypothesis, derandomized: these tests never fail by chance):
 - ``Turn._struck`` (strikes looked for along the lines to the Reporters) answers as
   ``attacked`` does, on the board as it stands and once a step is played on it, and so
   does ``Turn._chief_struck_after`` for the bot's Chief once another piece stepped; a
-  landing square struck along a clear line before the step is struck after it;
+  landing square struck along a clear line before the step is struck after it, and one
+  that was not is struck after it as ``Turn._struck_once_left`` says;
 - a change outside the lines of sight of a square leaves ``attacked`` as it was;
 - every bound is at least the score (up to rounding for a lowered one), and is the score
   when nothing is left to know;
@@ -105,6 +106,8 @@ def test_the_fast_strike_look_answers_as_attacked(seed: int, chosen: dict[str, A
             board[origin], board[target] = 0, piece  # a step, as the bot plays it to judge
             assert turn._struck(target) == attacked(board, target, turn.rel)
             assert attacked(board, target, turn.rel) or not surely
+            if not surely:  # only the line through the square left may have opened
+                assert turn._struck_once_left(target, origin) == turn._struck(target)
             if turn.chief >= 0 and turn.chief != origin:
                 exposed = attacked(board, turn.chief, turn.rel)
                 assert turn._struck(turn.chief) == exposed

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from machiavel.games.guildes import count
 from machiavel.games.guildes.count import (
     count_votes,
     guild_votes,
@@ -56,3 +58,19 @@ def test_a_count_adds_up_each_guilds_votes(
         for player, votes in enumerate(guild_votes(round_index, guild, column, ignore_ties)):
             expected[player] += votes
     assert count_votes(round_index, tableaux, ignore_ties) == expected
+
+
+def test_counts_stay_right_when_the_kept_votes_are_emptied(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(count, "SHARES_KEPT", 3)  # emptied at nearly every count
+    tableaux = [
+        [(player * 7 + guild * 3) % 5 for guild in range(GUILD_COUNT)] for player in range(4)
+    ]
+    first = count_votes(1, tableaux)
+    assert count_votes(1, tableaux) == first
+    assert len(count._SHARES) <= GUILD_COUNT
+    expected = [0] * len(tableaux)
+    for guild in range(GUILD_COUNT):
+        column = [row[guild] for row in tableaux]
+        for player, votes in enumerate(guild_votes(1, guild, column)):
+            expected[player] += votes
+    assert first == expected

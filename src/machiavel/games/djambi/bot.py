@@ -139,6 +139,19 @@ BETWEEN = tuple(
     )
     for a in range(SQUARES)
 )
+
+
+def _rays_through(square: int) -> tuple[tuple[int, ...] | None, ...]:
+    """For every square, the line from ``square`` that passes it, or None."""
+    through: list[tuple[int, ...] | None] = [None] * SQUARES
+    for ray in RAYS[square]:
+        for other in ray:
+            through[other] = ray
+    return tuple(through)
+
+
+# The line from one square that passes another (None off every line).
+RAY_THROUGH = tuple(_rays_through(square) for square in range(SQUARES))
 # What a piece of the striking side may do to a piece from afar (``Turn.strikers``).
 HARMLESS, STRIKER, SHORT_STRIKER = 0, 1, 2
 STRIKE_BY_KIND = (STRIKER, STRIKER, HARMLESS, HARMLESS, HARMLESS, SHORT_STRIKER, HARMLESS, HARMLESS)
@@ -438,7 +451,7 @@ class Turn:
             return struck_score, True  # told without playing the step
         board[origin] = -1 if kind == ASSASSIN and kills else 0  # D4: the corpse stays
         board[target] = piece
-        struck = surely_struck or self._struck(target)
+        struck = surely_struck or self._struck_once_left(target, origin)
         exposed = chief_unsure and self._struck(self.chief)
         blind = may_see and not self._sees_enemy_chief(target, kind)
         board[origin] = piece
@@ -517,6 +530,28 @@ class Turn:
         if known is None:
             known = self._landings[square] = self._struck_in_line(square)
         return known
+
+    def _struck_once_left(self, square: int, vacated: int) -> bool:
+        """``_struck(square)`` once the bot's piece left ``vacated`` for ``square``, when no
+        enemy struck ``square`` along a clear line as the turn began
+        (``_surely_struck_landing``): of those lines only the one through ``vacated``
+        may have opened (the piece that left was the bot's, no striker of the enemy)."""
+        ray = RAY_THROUGH[square][vacated]
+        if ray is not None and not self.board[vacated]:
+            board = self.board
+            strikers = self.strikers[ENEMY]
+            for target in ray:
+                other = board[target]
+                if other:
+                    striker = strikers[other]
+                    if striker == STRIKER or (
+                        striker == SHORT_STRIKER
+                        and square != CENTRE
+                        and KING_DISTANCE[square][target] <= 2
+                    ):
+                        return True
+                    break
+        return self._reporter_strikes(square, ENEMY)
 
     def _reporter_strikes(self, square: int, side: int) -> bool:
         """Whether a Reporter of ``side`` can land next to ``square`` (D5)."""

@@ -10,6 +10,7 @@ a move out of the centre ``e5-<sq>``), then, with ``aggressivity``, ``revive <sq
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING
 
 from machiavel.core.contract import JsonDict, Setup, State
@@ -70,6 +71,11 @@ STEP_NAMES = ("move", "corpse", "corpse", "place", "kill", "exit", "revive")
 MINE, ENEMY, WALL = 1, 2, 3  # WALL: a vassal nobody controls (D10), untouchable
 
 PLAYERS = len(COLOURS)
+# The players in the game by whether each controls their own colour (``players_in_game``).
+_IN_GAME = {
+    flags: tuple(p for p in range(PLAYERS) if flags[p])
+    for flags in itertools.product((False, True), repeat=PLAYERS)
+}
 CHIEF_CODES = tuple(piece_code(colour, CHIEF) for colour in range(PLAYERS))
 DEFAULT_QUIET_ROUNDS = 40  # D11
 KILLS_PER_REVIVAL = 3  # D12
@@ -170,7 +176,8 @@ class DjambiState(State):
         return self.controllers[player] == player
 
     def players_in_game(self) -> tuple[int, ...]:
-        return tuple(p for p in range(PLAYERS) if self.controllers[p] == p)
+        a, b, c, d = self.controllers
+        return _IN_GAME[a == 0, b == 1, c == 2, d == 3]  # every turn asks, twice
 
     def holder(self) -> int:
         """The player whose living Chief stands on the centre, or -1."""
@@ -617,12 +624,16 @@ class DjambiState(State):
         """D10: (player, square) of every surrounded Chief."""
         board = self.board
         chiefs = [-1] * PLAYERS
+        walled = False  # whether some Chief has no empty square next to it
         for colour in range(PLAYERS):
-            code = CHIEF_CODES[colour]
-            if code in board:
-                chiefs[colour] = board.index(code)
+            try:
+                square = chiefs[colour] = board.index(CHIEF_CODES[colour])
+            except ValueError:  # dead
+                continue
+            if not walled and 0 not in map(board.__getitem__, NEIGHBOURS[square]):
+                walled = True
         # Most turns every Chief has an empty square next to it: nothing more to look at.
-        if all(square < 0 or 0 in map(board.__getitem__, NEIGHBOURS[square]) for square in chiefs):
+        if not walled:
             return []
         necromobile = [False] * PLAYERS
         for piece in board:

@@ -72,38 +72,23 @@ def count_votes(
 
     ``tableaux[p][g]`` is how many cards of guild ``g`` player ``p`` has, as counted.
     """
-    totals = [0] * len(tableaux)
-    places = PLACES[round_index]
+    shares = _SHARES
+    if len(shares) >= SHARES_KEPT:
+        shares.clear()
+    rows = []
     for guild, cards in enumerate(zip(*tableaux, strict=True)):
-        if guild == MILICE:
-            for player, count in enumerate(cards):
-                totals[player] += MILICE_VOTES * count
-        else:
-            add_shares(totals, without_ties(cards) if ignore_ties else cards, places[guild])
-    return totals
+        key = (round_index, guild, ignore_ties, cards)
+        votes = shares.get(key)
+        if votes is None:
+            votes = shares[key] = tuple(guild_votes(round_index, guild, cards, ignore_ties))
+        rows.append(votes)
+    return [sum(column) for column in zip(*rows, strict=True)]
 
 
-def add_shares(totals: list[int], cards: Sequence[int], places: Sequence[int]) -> None:
-    """``share_places(cards, places)`` added to ``totals``, with no list made per guild:
-    the search plays three counts a game."""
-    place, last = 0, len(places)
-    if last == 1:  # round 1: only the most cards score
-        top = max(cards)
-        if top > 0:
-            share = places[0] // cards.count(top)
-            for player, held in enumerate(cards):
-                if held == top:
-                    totals[player] += share
-        return
-    for count in sorted(set(cards), reverse=True):
-        if count <= 0 or place >= last:
-            return
-        tied = cards.count(count)
-        share = sum(places[place : place + tied]) // tied
-        for player, held in enumerate(cards):
-            if held == count:
-                totals[player] += share
-        place += tied
+# Each guild's votes for the cards the players hold of it, by (round, guild, ties ignored,
+# cards): the same few hands of a guild come up at most counts of a search's play-outs.
+_SHARES: dict[tuple[int, int, bool, tuple[int, ...]], tuple[int, ...]] = {}
+SHARES_KEPT = 1 << 16  # entries kept at most (emptied when full: a server runs for weeks)
 
 
 def ranking(cards: Sequence[int]) -> list[int | None]:

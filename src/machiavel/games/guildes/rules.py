@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from machiavel.core.contract import JsonDict, Setup, State
 from machiavel.core.fields import CACHE, LIST, RNG, ROWS, SETTING, SHARED, StateFields
-from machiavel.core.rng import Rng
+from machiavel.core.rng import Rng, prepare_blocks
 from machiavel.games.guildes import actions as act
 from machiavel.games.guildes.count import count_details, count_votes
 from machiavel.games.guildes.data import (
@@ -79,6 +79,27 @@ STILL_WAITING = {
 # bound: every index equally likely), modulo bound; up to 9 guilds or 6 players.
 DRAW_LIMITS = (0, *((1 << 64) - (1 << 64) % bound for bound in range(1, GUILD_COUNT + 1)))
 SINGLE = tuple((guild,) for guild in GUILDS)  # a card chosen, as _play's actions.SIMPLE
+# The history's entry for each player's one-card action, by the actions' table (as
+# ``_one_card`` gives it): a play-out records shared tuples instead of making one an action.
+HISTORY_ENTRIES = {
+    actions: tuple(tuple((player, action) for action in actions) for player in range(6))
+    for actions in (act.KEEP, act.PLACE, act.DISCARD)
+}
+prepare_blocks()  # random_playout reads Rng.upcoming's blocks: numpy loads with the game
+PLAYOUT_DRAWS = 256  # draws worked out at once in a random play-out (about 350 in a game)
+
+
+def _redraw(rng: Rng, draws: list[int], at: int, limit: int) -> tuple[int, list[int], int]:
+    """``Rng.below``'s next tries once ``draws[at - 1]`` was refused (over ``limit``:
+    about once in 2**61 draws), from the block while it lasts."""
+    while True:
+        if at == len(draws):
+            rng.skip(at)
+            draws, at = rng.upcoming(PLAYOUT_DRAWS), 0
+        draw = draws[at]
+        at += 1
+        if draw < limit:
+            return draw, draws, at
 
 
 def zeros() -> list[int]:
@@ -253,7 +274,11 @@ class GuildesState(State):
 
     # ---- drafting (G3) ----------------------------------------------------------------
     def _resolve_draft(self) -> None:
-        step = [choice[0] for choice in self.pending if choice is not None]
+        self._draft_step([choice[0] for choice in self.pending if choice is not None])
+
+    def _draft_step(self, step: list[int]) -> None:
+        """Every player keeps the card ``step`` says (``_resolve_draft``, or a random
+        play-out's step straight from its draws); packets pass on."""
         self._keep_all(step)
         self._pass_packets()
         if self.packet_size == 1:  # the last card of each hand is simply kept
@@ -713,50 +738,71 @@ class GuildesState(State):
         Where one card is chosen (``_one_card``: nearly every action), the index drawn
         into the legal list is taken into the guilds held, in the list's order; other
         steps are the contract's own. Each ``rng.choice(items)`` is written out as
-        ``Rng.below`` draws: ``next_u64`` until under ``DRAW_LIMITS[len(items)]``.
+        ``Rng.below`` draws: ``next_u64`` until under ``DRAW_LIMITS[len(items)]``; the
+        draws are read from blocks ``rng.upcoming`` works out at once.
         """
         if limit <= 0 or not self.waiting:
             return 0
         self._legal_cache.clear()  # as play_legal leaves them; the loop adds to neither
         self._legal_sets.clear()
-        next_u64, record, limits = rng.next_u64, self.history.append, DRAW_LIMITS
-        played = 0
+        record, limits = self.history.append, DRAW_LIMITS
+        draws: list[int] = []  # rng's coming draws; ``at`` of them used
+        at = played = 0
         while played < limit and (waiting := self.waiting):
             one_card = self._one_card()
             if one_card is None:  # two cards placed at once, Coup Tordu: rare
+                rng.skip(at)  # the contract's step draws from rng itself
+                draws, at = [], 0
                 player = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
                 self.play_legal(player, rng.choice(self._legal_list(player)))
                 played += 1
                 continue
             rows, actions = one_card
+            entries = HISTORY_ENTRIES[actions]
             # Those waiting choose one after another in random order (placing in turn:
             # the one player waiting). ``left`` is ``waiting`` as each choice leaves it
             # (``_choose``: STILL_WAITING), without a look-up.
             in_turn, pending, left = self.seq_first >= 0, self.pending, list(waiting)
             player = guild = -1
             choices = min(len(left), limit - played)
+            # A whole drafting step (nearly every one): the cards kept go straight to the
+            # step, not through ``pending``.
+            whole_draft = self.phase == DRAFT and choices == len(left) == self.n
+            step = [0] * len(left) if whole_draft else []
+            if at + 2 * choices > len(draws):  # two draws a choice (bar a rare redraw)
+                rng.skip(at)
+                draws, at = rng.upcoming(PLAYOUT_DRAWS), 0
             for count in range(len(left), len(left) - choices, -1):  # count: len(left)
                 if count == 1:
                     player = left.pop()
                 else:
-                    while (draw := next_u64()) >= limits[count]:
-                        pass
+                    draw = draws[at]
+                    at += 1
+                    if draw >= limits[count]:
+                        draw, draws, at = _redraw(rng, draws, at, limits[count])
                     player = left.pop(draw % count)
                 held = list(compress(GUILDS, rows[player]))  # the legal list's guilds
                 options = len(held)
-                while (draw := next_u64()) >= limits[options]:
-                    pass
+                draw = draws[at]
+                at += 1
+                if draw >= limits[options]:
+                    draw, draws, at = _redraw(rng, draws, at, limits[options])
                 guild = held[draw % options]
-                record((player, actions[guild]))
-                if not in_turn:  # a simultaneous choice, kept until everyone has chosen
+                record(entries[player][guild])
+                if whole_draft:
+                    step[player] = guild
+                elif not in_turn:  # a simultaneous choice, kept until everyone has chosen
                     pending[player] = SINGLE[guild]
             played += choices
             if in_turn:
                 self._place_in_turn(player, guild)
+            elif whole_draft:
+                self._draft_step(step)
             else:
                 self.waiting = tuple(left)
                 if not left:
                     self._carry_out_choices()
+        rng.skip(at)
         return played
 
     def explain_illegal(self, player: int, action: str) -> str:
