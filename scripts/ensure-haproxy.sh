@@ -8,25 +8,7 @@ set -euo pipefail
 
 HAPROXY=${MACHIAVEL_HAPROXY:-/usr/sbin/haproxy}
 
-as_root() {
-    if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
-}
-
-if [ -x "$HAPROXY" ]; then
-    exit 0
-fi
-echo "ensure-haproxy: installing HAProxy (Debian package haproxy)"
-as_root apt-get update -qq
-# policy-rc.d 101: the package must not start its own service.
-policy=/usr/sbin/policy-rc.d
-created_policy=0
-if [ ! -e "$policy" ]; then
-    printf '#!/bin/sh\nexit 101\n' | as_root tee "$policy" >/dev/null
-    as_root chmod +x "$policy"
-    created_policy=1
-fi
-as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null
-if [ "$created_policy" -eq 1 ]; then
-    as_root rm -f "$policy"
+if [ ! -x "$HAPROXY" ]; then
+    bash "$(dirname "$0")/install-debian-server.sh" haproxy
 fi
 "$HAPROXY" -v | head -n 1

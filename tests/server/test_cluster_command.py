@@ -51,6 +51,7 @@ from machiavel.server.health import add_health
 from machiavel.server.launch import free_port, start_server_process, stop_server_process
 from machiavel.server.quotas import TableLimits
 from machiavel.serving import SettingError
+from support.cluster_run import machiavel_cluster
 from support.processes import descendants, needs_proc, running
 from support.waiting import STUCK, wait_until
 
@@ -347,16 +348,6 @@ class Duel:
             assert answer.status_code == 200, answer.text
 
 
-def cluster_output(out: Path) -> str:
-    return out.read_text(errors="replace")
-
-
-def printed_pid(output: str, name: str) -> int:
-    found = re.search(rf"^machiavel:\s+{name}\s+\S+\s+pid (\d+)", output, re.MULTILINE)
-    assert found is not None, output
-    return int(found.group(1))
-
-
 def nodes_answering(base: str) -> set[str]:
     """The processes behind ``base`` over a few lobby requests (round robin): by their
     X-Machiavel-Node header where the server sends it, else over as many requests for
@@ -374,28 +365,9 @@ def test_machiavel_cluster_serves_through_its_proxy_and_stops_whole(
     tmp_path: Path, postgres_url: str, redis_prefix: str
 ) -> None:
     need_haproxy()
-    port = free_port()
-    command = [
-        *(sys.executable, "-m", "machiavel.cli", "cluster", "--nodes", "2"),
-        *("--port", str(port), "--database", postgres_url, "--redis-url", REDIS_URL),
-        *("--redis-prefix", redis_prefix, "--log-dir", str(tmp_path / "logs"), "--no-limits"),
-    ]
-    out = tmp_path / "cluster.out"
-    with out.open("wb") as output:
-        cluster = subprocess.Popen(
-            command, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
-        )
-    family: dict[int, Any] = {}
-    try:
-
-        def ready() -> bool:
-            assert cluster.poll() is None, f"the cluster stopped:\n{cluster_output(out)}"
-            return "Ctrl+C stops them all" in cluster_output(out)
-
-        wait_until(ready, "the cluster to say it is ready")
-        family = descendants(cluster.pid)
-        base = f"http://127.0.0.1:{port}"
-        assert f"open {base}/" in cluster_output(out)
+    with machiavel_cluster(tmp_path, postgres_url, redis_prefix) as cluster:
+        base = cluster.base
+        assert f"open {base}/" in cluster.text()
         assert nodes_answering(base) == {"node-1", "node-2"}
 
         with httpx2.Client(base_url=base, timeout=STUCK) as client:
@@ -406,28 +378,15 @@ def test_machiavel_cluster_serves_through_its_proxy_and_stops_whole(
             assert duel.play_to_the_end()["is_over"]
 
             # A server killed outright: the proxy sends everything to the other at once.
-            node_2 = printed_pid(cluster_output(out), "node-2")
-            os.kill(node_2, signal.SIGKILL)
-            wait_until(lambda: "node-2 stopped" in cluster_output(out), "the death reported")
+            os.kill(cluster.nodes["node-2"][0], signal.SIGKILL)
+            wait_until(lambda: "node-2 stopped" in cluster.text(), "the death reported")
             lobbies = [client.get("/api/games") for _ in range(4)]
             assert all(lobby.status_code == 200 for lobby in lobbies), [
                 (lobby.status_code, lobby.text) for lobby in lobbies
             ]
             assert client.get(f"/api/games/{duel.game_id}").status_code == 200
             assert nodes_answering(base) == {"node-1"}
-
-        family.update(descendants(cluster.pid))
-        cluster.send_signal(signal.SIGINT)  # Ctrl+C
-        assert cluster.wait(STUCK) == 0, cluster_output(out)
-        assert cluster_output(out).rstrip().endswith("machiavel: stopped")
-        wait_until(lambda: not running(family), "every process of the cluster to end")
-    finally:
-        if cluster.poll() is None:
-            cluster.kill()
-            cluster.wait()
-        for pid in running(family):
-            with suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
+    assert cluster.text().rstrip().endswith("machiavel: stopped")  # after Ctrl+C, exit 0
 
 
 # ---- the cluster's children ----------------------------------------------------------

@@ -12,15 +12,11 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -29,76 +25,14 @@ import redis
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as websocket_connect
 
-from machiavel.server.haproxy import HAPROXY
-from machiavel.server.launch import free_port
 from machiavel.server.storage import Repository
 from support.burst import Burst, call
-from support.processes import descendants, needs_proc, running
+from support.cluster_run import REDIS_URL, machiavel_cluster
+from support.processes import needs_proc
 from support.waiting import STUCK, wait_until
 
-REDIS_URL = os.environ.get("MACHIAVEL_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 LEASE_SECONDS = 3  # short leases: a quicker takeover, the same code
 RELOAD = 1012  # the close code of a socket whose game moved: reconnect
-
-
-@dataclass
-class RunningCluster:
-    base: str  # the proxy
-    nodes: dict[str, tuple[int, str]]  # name -> (pid, address)
-    output: Path
-
-    def text(self) -> str:
-        return self.output.read_text(errors="replace")
-
-
-@contextmanager
-def machiavel_cluster(
-    folder: Path, database: str, prefix: str, nodes: int = 2
-) -> Iterator[RunningCluster]:
-    """`machiavel cluster` started, ready, then stopped with Ctrl+C and every process of
-    it checked gone."""
-    if not Path(HAPROXY).exists():
-        pytest.skip("HAProxy is not installed (scripts/ensure-haproxy.sh)")
-    port = free_port()
-    command = [
-        *(sys.executable, "-m", "machiavel.cli", "cluster", "--nodes", str(nodes)),
-        *("--port", str(port), "--database", database, "--redis-url", REDIS_URL),
-        *("--redis-prefix", prefix, "--log-dir", str(folder / "logs"), "--no-limits"),
-        *("--lease-seconds", str(LEASE_SECONDS)),
-    ]
-    out = folder / "cluster.out"
-    with out.open("wb") as output:
-        cluster = subprocess.Popen(
-            command, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
-        )
-    family: dict[int, Any] = {}
-    try:
-
-        def ready() -> bool:
-            assert cluster.poll() is None, f"the cluster stopped:\n{out.read_text()}"
-            return "Ctrl+C stops them all" in out.read_text()
-
-        wait_until(ready, "the cluster to say it is ready")
-        family = descendants(cluster.pid)
-        found = re.findall(r"(node-\d+)\s+server\s+pid (\d+)\s+(\S+)", out.read_text())
-        running_cluster = RunningCluster(
-            f"http://127.0.0.1:{port}",
-            {name: (int(pid), address.rstrip("/")) for name, pid, address in found},
-            out,
-        )
-        assert len(running_cluster.nodes) == nodes, out.read_text()
-        yield running_cluster
-        family.update(descendants(cluster.pid))
-        cluster.send_signal(signal.SIGINT)
-        assert cluster.wait(STUCK) == 0, out.read_text()
-        wait_until(lambda: not running(family), "every process of the cluster to end")
-    finally:
-        if cluster.poll() is None:
-            cluster.kill()
-            cluster.wait()
-        for pid in running(family):
-            with suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
 
 
 @pytest.fixture
@@ -160,7 +94,7 @@ class Spectator:
 def test_play_goes_on_when_the_owner_of_a_game_is_killed(
     tmp_path: Path, postgres_url: str, redis_prefix: str
 ) -> None:
-    with machiavel_cluster(tmp_path, postgres_url, redis_prefix) as cluster:
+    with machiavel_cluster(tmp_path, postgres_url, redis_prefix, lease=LEASE_SECONDS) as cluster:
         game_id, tokens = new_table(cluster.base, [{"kind": "human"}] * 4)
         # Waiting for people, it is owned by the process its first request reaches.
         assert call(cluster.base, "GET", f"/api/games/{game_id}")[0] == 200

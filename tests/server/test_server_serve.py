@@ -37,11 +37,17 @@ from machiavel.server.launch import (
 )
 from machiavel.server.run import PUBLIC_URL_VARIABLE, browser_address, public_address
 from machiavel.server.storage import Repository
+from support.processes import (
+    Process,
+    descendants,
+    needs_proc,
+    processes,
+    read_process,
+    running,
+)
 from support.waiting import wait_until
 
 STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
-
-needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 
 
 @dataclass
@@ -245,56 +251,6 @@ def test_a_killed_server_loses_nothing_and_doubles_nothing(tmp_path: Path) -> No
         stored[game_id] = actions
     assert [a for p, a in stored[ada.game_id] if p == 0] == [a for _, a in ada.accepted]
     assert len(ada.accepted) == 27
-
-
-@dataclass(frozen=True)
-class Process:
-    pid: int
-    parent: int
-    group: int
-    start: str  # in clock ticks since boot: tells a process from a later one of the same pid
-    state: str
-
-
-def processes() -> dict[int, Process]:
-    """Every process of the machine, from /proc."""
-    found: dict[int, Process] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and (process := read_process(int(entry.name))) is not None:
-            found[process.pid] = process
-    return found
-
-
-def read_process(pid: int) -> Process | None:
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    fields = text[text.rindex(")") + 2 :].split()  # after the name, which may hold spaces
-    return Process(pid, int(fields[1]), int(fields[2]), fields[19], fields[0])
-
-
-def descendants(root: int) -> dict[int, Process]:
-    every = processes()
-    found: dict[int, Process] = {}
-    frontier = [root]
-    while frontier:
-        parent = frontier.pop()
-        children = [p for p in every.values() if p.parent == parent]
-        found.update((p.pid, p) for p in children)
-        frontier += [p.pid for p in children]
-    return found
-
-
-def running(known: dict[int, Process]) -> list[int]:
-    """Those of ``known`` still running: a zombie has ended (whoever adopted it may never
-    reap it)."""
-    now = {pid: read_process(pid) for pid in known}
-    return [
-        pid
-        for pid, process in now.items()
-        if process is not None and process.start == known[pid].start and process.state not in "ZX"
-    ]
 
 
 def group_running(group: int) -> list[int]:
