@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
@@ -16,6 +17,7 @@ from typing import Any
 
 import httpx2
 import pytest
+import redis
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 from starlette.websockets import WebSocketDisconnect
@@ -291,10 +293,18 @@ def test_middleware_answers_and_the_socket_handshake_name_it_too(client: TestCli
 def test_a_cluster_process_answers_with_its_given_name(
     sqlite_url: str, bot_pool: ProcessPoolExecutor
 ) -> None:
-    cluster = ClusterSettings("redis://127.0.0.1:6379/0", "http://127.0.0.1:8001", "node-a")
-    with served(sqlite_url, bot_pool, cluster=cluster) as client:
-        assert client.get("/api/catalog").headers["x-machiavel-node"] == "node-a"
-        assert client.get("/metrics").headers["x-machiavel-node"] == "node-a"
+    prefix = f"machiavel-test-{secrets.token_hex(6)}"  # its own keys, deleted after
+    redis_url = "redis://127.0.0.1:6379/0"
+    cluster = ClusterSettings(redis_url, "http://127.0.0.1:8001", "node-a", prefix=prefix)
+    try:
+        with served(sqlite_url, bot_pool, cluster=cluster) as client:
+            assert client.get("/api/catalog").headers["x-machiavel-node"] == "node-a"
+            assert client.get("/metrics").headers["x-machiavel-node"] == "node-a"
+    finally:
+        keys = redis.Redis.from_url(redis_url)
+        for key in keys.scan_iter(match=f"{prefix}:*"):
+            keys.delete(key)
+        keys.close()
 
 
 # ---- the real server, alone and behind nginx -------------------------------------------
