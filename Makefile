@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+PURE_TESTS := tests/core tests/conformance tests/games/djambi tests/games/guildes
 
-.PHONY: run test lint typecheck jscheck unit bench clean
+.PHONY: run test lint typecheck jscheck unit bench clean compile
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,7 +15,12 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,rl,openspiel,ray]'
 	touch $(STAMP)
 
-run: $(STAMP)
+# The engines' hot modules compiled with mypyc (src/machiavel/speedups.py); quick when up
+# to date. Without a C compiler machiavel runs pure Python (`make test` insists on both).
+compile: $(STAMP)
+	$(BIN)/python scripts/compile_engines.py
+
+run: compile
 	$(BIN)/machiavel serve
 
 test: $(STAMP) lint typecheck jscheck unit
@@ -38,10 +44,15 @@ unit: $(STAMP)
 	bash scripts/ensure-chromium.sh
 	bash scripts/ensure-nginx.sh
 	bash scripts/ensure-haproxy.sh
+	bash scripts/ensure-compiler.sh $(BIN)/python
+	$(BIN)/python scripts/compile_engines.py --strict
 	$(BIN)/pytest -n 2
+	# the engines again in pure Python: the fallback must keep working
+	MACHIAVEL_PURE_PYTHON=1 $(BIN)/pytest -n 2 $(PURE_TESTS)
 
-bench: $(STAMP)
+bench: compile
 	$(BIN)/machiavel bench
 
 clean:
-	rm -rf $(VENV) node_modules .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	-$(BIN)/python scripts/compile_engines.py --clean
+	rm -rf $(VENV) build node_modules .mypy_cache .pytest_cache .ruff_cache .hypothesis

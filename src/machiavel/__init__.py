@@ -1,5 +1,6 @@
 """machiavel: political and trading board games for people, bots and researchers."""
 
+import machiavel.speedups  # noqa: F401  first: compiled engines or pure Python (speedups.py)
 from machiavel.bots import bot
 from machiavel.core import (
     CorruptState,

@@ -429,7 +429,9 @@ def print_bench(results: list[BenchResult], seconds: float, only: list[str] | No
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title="machiavel bench: random play on one core")
+    from machiavel.speedups import engines
+
+    table = Table(title=f"machiavel bench: random play on one core, engines {engines()}")
     columns = ["game", "players", "games/s", "turns/s", "actions/s", "legal_actions mean"]
     for column in [*columns, "legal_actions at start", "ISMCTS it/s"]:
         table.add_column(column, justify="right" if column != "game" else "left")

@@ -403,11 +403,28 @@ class State(ABC):
         return Seat(self, player)
 
     def clone(self: StateT) -> StateT:
-        other = self.__class__.__new__(self.__class__)
-        State.__init__(other, self.game, self.setup)
+        other = self._blank()
         other.history = self.history[:]
         self.fields.copy(self, other)
         return other
+
+    def _blank(self: StateT) -> StateT:
+        """A state of this game and setup whose own fields ``clone`` has yet to set. A state
+        class compiled with mypyc (speedups.py) overrides it: such a class is only ever made
+        through its ``__init__``."""
+        other = self.__class__.__new__(self.__class__)
+        State.__init__(other, self.game, self.setup)
+        return other
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its game and setup, then its history and declared fields (bot moves are
+        worked out in other processes): pickle's default would make the state without
+        ``__init__``, which a state class compiled with mypyc (speedups.py) does not allow.
+        The fields come after, set once the state exists, so one may refer to the state;
+        through a function of ours, as a compiled class has its own ``__setstate__``."""
+        fields = {name: getattr(self, name) for name in self.fields}
+        saved = (self.history, fields)
+        return (_unpickled_state, (self.game.id, self.setup), saved, None, None, _set_fields)
 
     def __deepcopy__(self: StateT, memo: dict[int, Any]) -> StateT:
         """``copy.deepcopy`` of a state is its ``clone`` (which copies what may change and
@@ -559,6 +576,19 @@ class Game(ABC):
 
     def __repr__(self) -> str:
         return f"<game {self.id}: {self.title}, {self.min_players}-{self.max_players} players>"
+
+
+def _unpickled_state(game_id: str, setup: Setup) -> State:
+    """A state of ``setup`` for ``_set_fields`` to fill (``State.__reduce__``)."""
+    from machiavel.core.registry import game  # the registry imports this module
+
+    return game(game_id).state_from_setup(setup)
+
+
+def _set_fields(state: State, saved: tuple[list[tuple[int, str]], dict[str, Any]]) -> None:
+    state.history, fields = saved
+    for name, value in fields.items():
+        setattr(state, name, value)
 
 
 def _check_language(language: str) -> None:

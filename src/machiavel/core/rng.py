@@ -44,6 +44,9 @@ class Rng:
     def clone(self) -> Rng:
         return Rng(self._state)
 
+    def __reduce__(self) -> tuple[type[Rng], tuple[int]]:
+        return (Rng, (self._state,))  # compiled with mypyc (speedups.py): only via __init__
+
     def next_u64(self) -> int:
         self._state = (self._state + _GOLDEN_GAMMA) & _MASK64
         z = self._state

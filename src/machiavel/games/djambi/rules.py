@@ -116,8 +116,10 @@ class DjambiState(State):
         _to_move=CACHE,
     )
 
-    def __init__(self, game: Game, setup: Setup) -> None:
+    def __init__(self, game: Game, setup: Setup, blank: bool = False) -> None:
         super().__init__(game, setup)
+        if blank:
+            return  # for ``_blank``: ``clone`` sets every field
         options = setup.options
         self.scandal_allowed = options.get("reporter", "single") == "scandal"  # D5
         self.quiet_rounds = int(options.get("quiet_rounds", DEFAULT_QUIET_ROUNDS))  # D11
@@ -164,6 +166,9 @@ class DjambiState(State):
                 raise InvalidSetup(
                     f"the position has a surrounded Chief ({names}): it would already be dead (D10)"
                 )
+
+    def _blank(self) -> DjambiState:
+        return DjambiState(self.game, self.setup, blank=True)  # compiled: only through __init__
 
     # ---- who is who -------------------------------------------------------------------
     @property

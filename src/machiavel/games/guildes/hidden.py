@@ -34,6 +34,8 @@ from collections.abc import Iterator
 from itertools import chain
 from typing import TYPE_CHECKING, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from machiavel.core.contract import JsonDict
 from machiavel.core.rng import Rng
 from machiavel.games.guildes.data import DRAW, GUILD_COUNT
@@ -204,6 +206,9 @@ def spelled(cards: list[int]) -> list[int]:
     return [g for g in GUILDS for _ in range(cards[g])]
 
 
+# Not a native class when compiled (speedups.py): ``drawn_into`` copies a layout, and only
+# a Python class can be made without its ``__init__``.
+@mypyc_attr(native_class=False)
 class Redraw:
     """The hidden cards of the world as positions, each in a group it may not leave.
 

@@ -176,8 +176,10 @@ class GuildesState(State):
         layouts=CACHE,
     )
 
-    def __init__(self, game: Game, setup: Setup) -> None:
+    def __init__(self, game: Game, setup: Setup, blank: bool = False) -> None:
         super().__init__(game, setup)
+        if blank:
+            return  # for ``_blank``: ``clone`` sets every field
         n = setup.players
         self.n = n
         self.events_on = bool(setup.options.get("events", False))
@@ -200,6 +202,9 @@ class GuildesState(State):
         self.prev_tricks: list[int] = [-1] * n
         self.layouts: tuple[GuildesState, int, dict[int, Redraw]] | None = None
         self._begin_round()
+
+    def _blank(self) -> GuildesState:
+        return GuildesState(self.game, self.setup, blank=True)  # compiled: only through __init__
 
     # ---- rounds -----------------------------------------------------------------------
     def event_in_effect(self, event: int) -> bool:
