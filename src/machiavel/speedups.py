@@ -40,6 +40,13 @@ COMPILED_MODULES: tuple[str, ...] = (
     "machiavel.games.guildes.count",
     "machiavel.games.guildes.hidden",
     "machiavel.games.guildes.rules",
+    "machiavel.games.tyros.bot",
+    "machiavel.games.tyros.cards",
+    "machiavel.games.tyros.knowledge",
+    "machiavel.games.tyros.rules",
+    "machiavel.games.tyros.scoring",
+    "machiavel.games.tyrus.bot",
+    "machiavel.games.tyrus.rules",
 )
 PURE_VARIABLE = "MACHIAVEL_PURE_PYTHON"
 PACKAGE_ROOT = Path(__file__).resolve().parent

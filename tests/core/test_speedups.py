@@ -23,13 +23,15 @@ from machiavel.core.registry import game
 from machiavel.core.rng import Rng
 
 digest = hashlib.sha256()
-for game_id in ("djambi", "guildes"):
-    for seed in range(3):
-        state, rng = game(game_id).new(4, seed=seed), Rng(seed)
+for game_id in ("djambi", "guildes", "tyros", "tyrus"):
+    for seed in range(2):
+        spec = game(game_id)
+        players = min(spec.max_players, 4)
+        state, rng = spec.new(players, seed=seed), Rng(seed)
         while not state.is_over:
             mover = state.to_move[0]
             if len(state.history) % 7 == 0:
-                worlds = [state.resample(p, Rng(seed + p)) for p in range(4)]
+                worlds = [state.resample(p, Rng(seed + p)) for p in range(players)]
                 digest.update(json.dumps([w.to_json() for w in worlds]).encode())
             if len(state.history) % 25 == 0:
                 action = IsmctsBot(seed, iterations=30).choose(state.seat(mover))

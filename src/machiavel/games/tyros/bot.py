@@ -268,7 +268,7 @@ def _city_value(known: Knowledge, action: str) -> float:
     cell, paid = _city_parts(action)
     colour = known.colour[cell]
     rank = known.rank[colour]
-    value: float = CITY_POINTS[rank] - (SHIP_POINTS[rank] if known.held_alone(cell) else 0)
+    value = float(CITY_POINTS[rank] - (SHIP_POINTS[rank] if known.held_alone(cell) else 0))
     mine = known.my_cities_in[colour]
     if mine == 0:
         value += 2.0  # towards the bonus for a city in every empire

@@ -236,8 +236,10 @@ class TyrosState(State):
         _counts=CACHE,  # ship_counts()
     )
 
-    def __init__(self, game: Game, setup: Setup) -> None:
+    def __init__(self, game: Game, setup: Setup, blank: bool = False) -> None:
         super().__init__(game, setup)
+        if blank:
+            return  # for ``_blank``: ``clone`` sets every field
         if setup.position is not None:
             raise InvalidSetup("Tyros does not start from custom positions")
         n = setup.players
@@ -275,6 +277,9 @@ class TyrosState(State):
         self._counts: dict[int, tuple[list[int], list[int]]] | None = None
         self._setup_board(str(setup.options.get("setup", "first-game")))
         self._start_round()
+
+    def _blank(self) -> TyrosState:
+        return TyrosState(self.game, self.setup, blank=True)  # compiled: only through __init__
 
     # ---- setup (Y4) ---------------------------------------------------------------------
     def _setup_board(self, kind: str) -> None:

@@ -256,8 +256,10 @@ class TyrusState(State):
         _tally_views=CACHE,
     )
 
-    def __init__(self, game: Game, setup: Setup) -> None:
+    def __init__(self, game: Game, setup: Setup, blank: bool = False) -> None:
         super().__init__(game, setup)
+        if blank:
+            return  # for ``_blank``: ``clone`` sets every field
         self.memory_mode = bool(setup.options.get("memory_mode", False))
         rng = Rng(setup.seed)
         self.first_player = rng.below(2)  # T2: drawn at random
@@ -280,6 +282,9 @@ class TyrusState(State):
         self.rng = rng
         self._to_move = self._next_to_move()
         self._tally_views: tuple[list[JsonDict], int, list[JsonDict]] | None = None
+
+    def _blank(self) -> TyrusState:
+        return TyrusState(self.game, self.setup, blank=True)  # compiled: only through __init__
 
     # ---- turn order -----------------------------------------------------------------
     @property
