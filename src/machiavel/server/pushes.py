@@ -66,6 +66,8 @@ def direct_writer(send: Send) -> WriteNow | None:
     protocol = getattr(send, "__self__", None)
     if WebSocketsSansIOProtocol is None or not isinstance(protocol, WebSocketsSansIOProtocol):
         return None
+    if not all(hasattr(protocol, name) for name in _PROTOCOL_PARTS):
+        return None  # another Uvicorn than the one this was written for: the ASGI path
 
     def write_now(text: str) -> bool:
         if not _open_for_writing(protocol):
@@ -78,6 +80,18 @@ def direct_writer(send: Send) -> WriteNow | None:
         return True
 
     return write_now
+
+
+# What of Uvicorn's protocol ``direct_writer`` reads: internals, so checked before use.
+_PROTOCOL_PARTS = (
+    "conn",
+    "transport",
+    "handshake_complete",
+    "initial_response",
+    "close_sent",
+    "disconnected",
+    "writable",
+)
 
 
 def _open_for_writing(protocol: Any) -> bool:
