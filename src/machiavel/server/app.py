@@ -43,6 +43,7 @@ from machiavel.server.live import Connection, LiveGame
 from machiavel.server.mail import Mailer, MailSettings, read_unsubscribe_token
 from machiavel.server.notices import Notifier
 from machiavel.server.outage import RETRY_AFTER, UNREACHABLE, describe, is_unreachable
+from machiavel.server.pushes import direct_writer, socket_ends
 from machiavel.server.quotas import LimitReached, TableLimits, WriteRate
 from machiavel.server.schemas import (
     AccountOut,
@@ -915,10 +916,19 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
         if opened is None:
             return
         live, connection, account = opened
-        sender = asyncio.get_running_loop().create_task(_send_pushes(websocket, connection))
+        receive, send = socket_ends(websocket.scope) or (websocket.receive, websocket.send)
+        connection.write_now = direct_writer(send)
+        loop = asyncio.get_running_loop()
+        sender = loop.create_task(_send_pushes(websocket, connection, send))
+        # A task of its own: waking it (a message, a commit) resumes its own few frames,
+        # not those of every layer of middleware this handler runs within.
+        receiver = loop.create_task(
+            _receive_actions(receive, service, live, connection, token, account)
+        )
         try:
-            await _receive_actions(websocket, service, live, connection, token, account)
+            await receiver  # cancelling this handler cancels it
         finally:
+            receiver.cancel()
             service.disconnect(live, connection)
             sender.cancel()
             with suppress(asyncio.CancelledError, Exception):
@@ -1036,7 +1046,9 @@ def close_reason(text: str) -> str:
     return data[:120].decode("utf-8", "ignore") + "..."
 
 
-async def _send_pushes(websocket: WebSocket, connection: Connection) -> None:
+async def _send_pushes(websocket: WebSocket, connection: Connection, send: Send) -> None:
+    """Write out what ``connection.push`` queued, with the server's own ``send`` (pushes.py),
+    until it is told to close the socket."""
     try:
         while True:
             text = await connection.queue.get()
@@ -1044,13 +1056,15 @@ async def _send_pushes(websocket: WebSocket, connection: Connection) -> None:
                 code, reason = connection.closing or (1000, "")
                 await websocket.close(code=code, reason=reason)
                 return
-            await websocket.send_text(text)
+            connection.sending = True  # later pushes wait in the queue behind it
+            await send({"type": "websocket.send", "text": text})
+            connection.sending = False
     except (WebSocketDisconnect, RuntimeError, OSError):
         return  # the client is gone
 
 
 async def _receive_actions(
-    websocket: WebSocket,
+    receive: Receive,
     service: GameService,
     live: LiveGame,
     connection: Connection,
@@ -1060,7 +1074,7 @@ async def _receive_actions(
     """Actions may also come over the socket: {"action": ..., "version": ...}, and chat
     messages: {"chat": ..., "channel"?: ...}."""
     while True:
-        message = await websocket.receive()
+        message = await receive()
         metrics.arrived()  # an action in it is timed from here to its push
         if message["type"] == "websocket.disconnect":
             return

@@ -21,6 +21,7 @@ from fastapi import FastAPI
 
 from machiavel.server.cluster import process_name
 from machiavel.server.metrics import Observed
+from machiavel.server.pushes import KeepEnds
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -103,7 +104,8 @@ def _adding(send: Send, added: list[tuple[bytes, bytes]], kinds: frozenset[str])
 class SecureFastAPI(FastAPI):
     """FastAPI whose whole middleware stack, error handling included, is wrapped in
     ``SecurityHeaders`` (``add_middleware`` would put it inside the error middleware),
-    and within it ``metrics.Observed``. ``node``: the name in ``X-Machiavel-Node``
+    and within it ``metrics.Observed``; outside it all, ``pushes.KeepEnds`` keeps each
+    WebSocket's own ends for its messages. ``node``: the name in ``X-Machiavel-Node``
     (default ``cluster.process_name()``, taken when the first request comes, so in the
     process that serves)."""
 
@@ -113,4 +115,4 @@ class SecureFastAPI(FastAPI):
 
     def build_middleware_stack(self) -> Asgi:
         stack = Observed(super().build_middleware_stack())
-        return SecurityHeaders(stack, self.node or process_name())
+        return KeepEnds(SecurityHeaders(stack, self.node or process_name()))

@@ -12,7 +12,7 @@ import hashlib
 import hmac
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -70,8 +70,14 @@ class Connection:
     log_sent: int = 0  # log lines this client holds once its queue is written out
     closing: tuple[int, str] | None = None  # code and reason once it must be closed
     account: int | None = None  # the account whose cookie opened its seat (else a token)
+    # Writes a text on the socket at once when it can (pushes.py), else None; the sender
+    # task marks the text it is writing with ``sending``, so nothing overtakes it.
+    write_now: Callable[[str], bool] | None = None
+    sending: bool = False
 
     def push(self, text: str | None) -> None:
+        if text is not None and self._written_now(text):
+            return
         if self.queue.full():  # never block the game on a client; replies may be dropped
             self.queue.get_nowait()
         self.queue.put_nowait(text)
@@ -79,6 +85,17 @@ class Connection:
     def close(self, code: int, reason: str) -> None:
         self.closing = (code, reason)
         self.push(None)
+
+    def _written_now(self, text: str) -> bool:
+        """Whether ``text`` went out at once: only after every text queued before it."""
+        write_now = self.write_now
+        return (
+            write_now is not None
+            and not self.sending
+            and self.queue.empty()
+            and self.closing is None
+            and write_now(text)
+        )
 
 
 class LiveGame:

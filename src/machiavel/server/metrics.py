@@ -85,12 +85,18 @@ def arrived() -> None:
     _ARRIVAL.set(time.perf_counter())
 
 
+_ACTIONS_OF: dict[str, Counter] = {}  # ACTIONS of each game, as ``labels`` gives it
+
+
 def action_pushed(game: str) -> None:
     """An action of ``game`` is stored and its state queued for every watcher.
 
     The arrival is used once: a later action in the same context (none is expected) is
     counted but not timed, rather than timed from a stale arrival."""
-    ACTIONS.labels(game).inc()
+    counter = _ACTIONS_OF.get(game)
+    if counter is None:  # (``labels`` takes a lock and builds a key at each call)
+        counter = _ACTIONS_OF[game] = ACTIONS.labels(game)
+    counter.inc()
     arrival = _ARRIVAL.get()
     if arrival is not None:
         PUSH_LATENCY.observe(time.perf_counter() - arrival)
