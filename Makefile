@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-PURE_TESTS := tests/core tests/conformance tests/games tests/bots/test_ismcts.py
+PURE_TESTS := tests/core tests/conformance tests/bots/test_ismcts.py
 
 .PHONY: run test lint typecheck jscheck unit bench clean compile
 
