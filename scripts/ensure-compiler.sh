@@ -21,4 +21,4 @@ if [ ${#missing[@]} -gt 0 ]; then
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-gcc --version | head -n 1
+gcc --version | sed -n 1p  # sed reads it all: head could end the pipe early (SIGPIPE under pipefail)

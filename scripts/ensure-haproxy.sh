@@ -11,4 +11,4 @@ HAPROXY=${MACHIAVEL_HAPROXY:-/usr/sbin/haproxy}
 if [ ! -x "$HAPROXY" ]; then
     bash "$(dirname "$0")/install-debian-server.sh" haproxy
 fi
-"$HAPROXY" -v | head -n 1
+"$HAPROXY" -v | sed -n 1p  # not head: an early end of the pipe fails under pipefail
