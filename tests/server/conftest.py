@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
@@ -27,6 +28,7 @@ from machiavel.core.contract import Seat
 from machiavel.server import create_app
 from machiavel.server.bots import process_pool
 from machiavel.server.quotas import TableLimits
+from support.cluster_run import REDIS_URL
 
 POSTGRES_ADMIN_URL = os.environ.get(
     "MACHIAVEL_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
@@ -95,6 +97,26 @@ def bot_gate(bot_pool: ProcessPoolExecutor) -> Callable[..., BotGate]:
         return BotGate(bot_pool, game, after)
 
     return gate
+
+
+@pytest.fixture
+def redis_prefix() -> Iterator[str]:
+    """A Redis key prefix of this test's own, its keys deleted afterwards; skipped when no
+    Redis answers at REDIS_URL, except under CI (CI set), where that is a failure."""
+    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
+    try:
+        client.ping()
+    except redis.RedisError as error:
+        client.close()
+        problem = f"Redis cannot be reached at {REDIS_URL}: {error}"
+        pytest.fail(problem) if os.environ.get("CI") else pytest.skip(problem)
+    prefix = f"machiavel-test-{secrets.token_hex(6)}"
+    try:
+        yield prefix
+    finally:
+        for key in client.scan_iter(match=f"{prefix}:*"):
+            client.delete(key)
+        client.close()
 
 
 @pytest.fixture

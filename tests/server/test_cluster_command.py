@@ -16,7 +16,6 @@ import argparse
 import json
 import os
 import re
-import secrets
 import signal
 import subprocess
 import sys
@@ -29,7 +28,6 @@ from typing import Any
 
 import httpx2
 import pytest
-import redis
 from fastapi.testclient import TestClient
 from websockets.sync.client import connect as websocket_connect
 
@@ -51,11 +49,10 @@ from machiavel.server.health import add_health
 from machiavel.server.launch import free_port, start_server_process, stop_server_process
 from machiavel.server.quotas import TableLimits
 from machiavel.serving import SettingError
-from support.cluster_run import machiavel_cluster
+from support.cluster_run import REDIS_URL, machiavel_cluster
 from support.processes import descendants, needs_proc, running
 from support.waiting import STUCK, wait_until
 
-REDIS_URL = os.environ.get("MACHIAVEL_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 NODE_HEADER = "x-machiavel-node"
 
 
@@ -71,24 +68,6 @@ def required(problem: str | None) -> None:
 def need_haproxy() -> None:
     missing = not Path(HAPROXY).exists()
     required(f"{HAPROXY} is missing: run scripts/ensure-haproxy.sh" if missing else None)
-
-
-@pytest.fixture
-def redis_prefix() -> Iterator[str]:
-    """A Redis key prefix of this test's own; its keys are deleted afterwards."""
-    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
-    try:
-        client.ping()
-    except redis.RedisError as error:
-        client.close()
-        required(f"Redis cannot be reached at {REDIS_URL}: {error}")
-    prefix = f"machiavel-test-{secrets.token_hex(6)}"
-    try:
-        yield prefix
-    finally:
-        for key in client.scan_iter(match=f"{prefix}*"):
-            client.delete(key)
-        client.close()
 
 
 # ---- serve's cluster options ------------------------------------------------------------

@@ -15,12 +15,10 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-import pytest
 import redis
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as websocket_connect
@@ -33,18 +31,6 @@ from support.waiting import STUCK, wait_until
 
 LEASE_SECONDS = 3  # short leases: a quicker takeover, the same code
 RELOAD = 1012  # the close code of a socket whose game moved: reconnect
-
-
-@pytest.fixture
-def redis_prefix() -> Iterator[str]:
-    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
-    prefix = f"machiavel-test-{os.getpid()}-{time.monotonic_ns()}"
-    try:
-        yield prefix
-    finally:
-        for key in client.scan_iter(match=f"{prefix}:*"):
-            client.delete(key)
-        client.close()
 
 
 def owner_of(prefix: str, game_id: str) -> str:

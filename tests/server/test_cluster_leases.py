@@ -7,28 +7,19 @@ member's death is its heartbeat key gone."""
 from __future__ import annotations
 
 import asyncio
-import secrets
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import pytest
-from redis import Redis as SyncRedis
 
 from machiavel.server import metrics
 from machiavel.server.cluster import Cluster, ClusterSettings
-
-REDIS_URL = "redis://127.0.0.1:6379/0"
+from support.cluster_run import REDIS_URL
 
 
 @pytest.fixture
-def prefix() -> Iterator[str]:
-    name = f"mvtest-{secrets.token_hex(6)}"
-    yield name
-    client = SyncRedis.from_url(REDIS_URL)
-    keys = list(client.scan_iter(f"{name}:*"))
-    if keys:
-        client.delete(*keys)
-    client.close()
+def prefix(redis_prefix: str) -> str:
+    return redis_prefix  # tests/server/conftest.py
 
 
 def member(prefix: str, name: str, lease: float = 60.0) -> Cluster:
