@@ -376,3 +376,25 @@ def test_events_told_to_all_are_each_viewers_events(game_id: str, players: int, 
         for language in LANGUAGES:
             each = [state.events(before, mover, played, viewer, language) for viewer in viewers]
             assert state.events_for_all(before, mover, played, viewers, language) == each
+
+
+@pytest.mark.parametrize(("game_id", "players"), SETUPS)
+@settings(max_examples=3, deadline=None)
+@given(seed=seeds)
+def test_what_narrate_keeps_tells_as_a_whole_copy_does(
+    game_id: str, players: int, seed: int
+) -> None:
+    """``narrate`` gives events and marks what ``_before_action`` keeps of the state, not
+    a whole copy of it: at every action of a whole random game, they read the same."""
+    state = machiavel.game(game_id).new(players, seed=seed)
+    rng = Rng(seed)
+    viewers: list[int | None] = [*range(players), None]
+    while not state.is_over:
+        mover = rng.choice(list(state.to_move))
+        whole, kept = state.clone(), state._before_action()
+        state.apply(mover, rng.choice(state.legal_actions(mover)))
+        played = state.history[-1][1]
+        for language in LANGUAGES:
+            told = state.events_for_all(kept, mover, played, viewers, language)
+            assert told == state.events_for_all(whole, mover, played, viewers, language)
+        assert state.marks(kept, mover, played) == state.marks(whole, mover, played)

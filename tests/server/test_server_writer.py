@@ -305,3 +305,61 @@ async def act_on_socket(
     service: GameService, live: LiveGame, connection: Connection, token: str, action: str
 ) -> None:
     await service.act_on_socket(live, connection, token, action, 0)
+
+
+class ThreadNoting:
+    """A store that notes the thread each transaction runs in, and fails on demand."""
+
+    def __init__(self) -> None:
+        self.groups: list[tuple[int, list[Write]]] = []
+        self.fail_next = False
+
+    def __call__(self, writes: Sequence[Write]) -> list[Exception | None]:
+        self.groups.append((threading.get_ident(), list(writes)))
+        if self.fail_next:
+            self.fail_next = False
+            raise RuntimeError("the database went away")
+        return [None] * len(writes)
+
+
+def test_transactions_run_in_order_in_one_thread_of_the_writers_own() -> None:
+    store = ThreadNoting()
+    writes = actions(6)
+
+    async def scenario() -> threading.Thread:
+        writer = GroupWriter(store)
+        for write in writes[:3]:  # one at a time: a transaction each
+            await writer.write(write)
+        store.fail_next = True
+        with pytest.raises(WriteFailed):
+            await writer.write(writes[3])
+        await asyncio.gather(*(writer.write(w) for w in writes[4:]))  # it goes on after
+        assert writer.store_thread is not None
+        thread = writer.store_thread.thread
+        await writer.close()
+        return thread
+
+    thread = asyncio.run(scenario())
+    thread.join(STUCK)
+    assert not thread.is_alive()  # closing the writer ends its thread
+    assert {ident for ident, _ in store.groups} == {thread.ident}
+    assert thread.ident != threading.get_ident()  # never the event loop's
+    assert [group for _, group in store.groups] == [[w] for w in writes[:4]] + [writes[4:]]
+
+
+def test_the_writers_thread_ends_with_its_event_loop() -> None:
+    """A writer never closed (its event loop ended first, in a transaction) leaves no
+    thread behind once that transaction is over."""
+    store = SlowStore()
+
+    async def scenario() -> threading.Thread:
+        writer = GroupWriter(store)
+        asyncio.create_task(writer.write(actions(1)[0]))  # noqa: RUF006 - cancelled with the loop
+        assert await asyncio.to_thread(store.started.wait, STUCK)
+        assert writer.store_thread is not None
+        return writer.store_thread.thread
+
+    thread = asyncio.run(scenario())  # cancels the writer's task
+    store.release.set()  # the transaction under way ends, its outcome told to nobody
+    thread.join(STUCK)
+    assert not thread.is_alive()

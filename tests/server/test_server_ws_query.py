@@ -58,3 +58,21 @@ def test_a_refused_log_from_closes_the_socket_with_a_sentence(
     )
     with client.websocket_connect(f"/api/games/{game_id}/ws?log_from=0") as ws:
         assert ws.receive_json()["version"] == 0
+
+
+def test_a_repeated_query_name_counts_with_its_last_value(client: TestClient) -> None:
+    """The socket reads its query as FastAPI reads a declared one: the last value of a
+    name given twice, a seat token included."""
+    seats = [{"kind": "human"}, {"kind": "human"}]
+    created = client.post("/api/games", json={"game": "tyrus", "seats": seats}).json()
+    game_id, token = created["id"], created["seats"][0]["token"]
+    path = f"/api/games/{game_id}/ws?log_from=-1&log_from=0&token=wrong&token={token}"
+    with client.websocket_connect(path) as ws:
+        state = ws.receive_json()
+    assert (state["version"], state["player"], state["log_start"]) == (0, 0, 0)
+    with (
+        client.websocket_connect(f"/api/games/{game_id}/ws?token={token}&token=wrong") as ws,
+        pytest.raises(WebSocketDisconnect) as closed,
+    ):
+        ws.receive_text()
+    assert closed.value.code == 4403

@@ -243,6 +243,13 @@ class State(ABC):
         _check_language(language)
         return self._events_for_all(before, player, action, viewers, language)
 
+    def _before_action(self) -> State:
+        """What ``narrate`` keeps of this state, about to be played on, for ``_events``
+        (or ``_events_for_all``) and ``_marks`` to read as ``before``: a clone by default.
+        A game whose events and marks read only a few fields of ``before`` may copy just
+        those (the log is written at every action)."""
+        return self.clone()
+
     def _marks(self, before: State, player: int, action: str) -> JsonDict:
         """``marks``; the default marks nothing."""
         return {}

@@ -51,7 +51,7 @@ def narrate(state: State, player: int, action: str) -> Told:
     unchanged. An engine that cannot describe an action gets a neutral line, and one whose
     events or marks fail gets none: the log must never be why a legal action is refused.
     """
-    before = state.clone()
+    before = state._before_action()  # what events and marks compare with
     said = describe_all(state, player, action)
     state.apply(player, action)
     played = state.history[-1][1]

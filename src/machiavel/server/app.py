@@ -885,9 +885,13 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
         return JSONResponse(await service.take_back(game_id, body.token, account))
 
     @app.websocket("/api/games/{game_id}/ws")
-    async def watch(
-        websocket: WebSocket, game_id: str, token: str | None = None, log_from: str = "0"
-    ) -> None:
+    async def watch(websocket: WebSocket) -> None:
+        # The path's game id and the query's token and log_from (as FastAPI would pass
+        # them: strings, the last of a repeated name) are read here rather than declared:
+        # FastAPI's validation of them cost more than the rest of opening a socket.
+        game_id: str = websocket.path_params["game_id"]
+        token = websocket.query_params.get("token")
+        log_from = websocket.query_params.get("log_from", "0")
         await websocket.accept()
         start = read_number(log_from)
         if start is None:  # as HTTP refuses it: a sentence, nothing else happens

@@ -114,7 +114,6 @@ class LiveGame:
         self.turn_since: datetime = record.updated_at
         self.clocks = clocks_of(record)
         self.timer: asyncio.TimerHandle | None = None  # fires at the next deadline
-        self._bases: dict[Viewer, str] = {}
         self._texts: dict[tuple[Viewer, int], str] = {}
         self._shared: str | None = None  # the part of the payload every viewer gets
 
@@ -162,7 +161,6 @@ class LiveGame:
         return state.history[-1][1]
 
     def changed(self) -> None:
-        self._bases.clear()
         self._texts.clear()
         self._shared = None
 
@@ -173,18 +171,24 @@ class LiveGame:
         return data
 
     def payload_text(self, viewer: Viewer, log_from: int = 0) -> str:
-        """``payload`` as JSON text, built once per viewer and change."""
+        """``payload`` as JSON text, built once per viewer, log start and change: the part
+        every viewer gets alike, written once per change, then the viewer's own part and
+        log lines, written in one go (one encoding per push). Only texts are kept between
+        calls: a text is one object to the garbage collector, a view is hundreds."""
         start = self._log_start(log_from)
         key = (viewer, start)
         text = self._texts.get(key)
         if text is None:
-            logs: JsonDict = {"log_start": start}
+            own = viewer_payload(self, viewer)
+            own["log_start"] = start
             for language, name in enumerate(LOG_KEYS):
-                logs[name] = self._log_lines(viewer, start, language)
-            logs["marks"] = [entry.marks for entry in self.log[start:]]
+                own[name] = self._log_lines(viewer, start, language)
+            own["marks"] = [entry.marks for entry in self.log[start:]]
             if start == 0:  # a whole state carries the chat; later ones come as pushes
-                logs["chat"] = self.chat_json(viewer)
-            text = f"{self._base(viewer)[:-1]},{dumps(logs)[1:]}"
+                own["chat"] = self.chat_json(viewer)
+            if self._shared is None:  # written once for all the viewers of this version
+                self._shared = dumps(shared_payload(self))
+            text = f"{self._shared[:-1]},{dumps(own)[1:]}"
             self._texts[key] = text
         return text
 
@@ -195,17 +199,6 @@ class LiveGame:
         """Lines ``start`` on as ``viewer`` reads them in ``LANGUAGES[language]``."""
         players = self.state.players
         return [entry.for_viewer(viewer, players, language) for entry in self.log[start:]]
-
-    def _base(self, viewer: Viewer) -> str:
-        """The payload without its log, as JSON text. Only texts are kept between calls:
-        a text is one object to the garbage collector, a view is hundreds."""
-        text = self._bases.get(viewer)
-        if text is None:
-            if self._shared is None:  # written once for all the viewers of this version
-                self._shared = dumps(shared_payload(self))
-            text = f"{self._shared[:-1]},{dumps(viewer_payload(self, viewer))[1:]}"
-            self._bases[viewer] = text
-        return text
 
     # ---- chat -----------------------------------------------------------------------
     def chat_json(self, viewer: Viewer) -> list[JsonDict]:

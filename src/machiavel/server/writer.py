@@ -8,6 +8,11 @@ busier the server, the more writes share a commit, and a commit costs about as m
 one action as for a hundred. New games and seat changes go the same way: being the only
 writer, it never waits on the database's write lock.
 
+The transactions run in one thread of the writer's own, started with its first write and
+stopped with it (``StoreThread``): handing each commit to a thread pool
+(``asyncio.to_thread``) cost a context copy, a pool work item and two chained futures per
+commit, a few percent of the server's CPU under load (issue 18).
+
 A transaction that fails stores none of its writes and fails every one of them
 (``WriteFailed``); a write refused on its own (a game not at the version its action
 expects, a seat whose token changed: ``StaleWrite``; a new game's id taken:
@@ -17,7 +22,10 @@ expects, a seat whose token changed: ``StaleWrite``; a new game's id taken:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import queue
+import threading
 from collections.abc import Callable, Sequence
 
 from sqlalchemy.exc import IntegrityError, StatementError
@@ -30,6 +38,9 @@ logger = logging.getLogger("machiavel.server")
 MAX_GROUP = 1000  # writes in one transaction at most
 
 Store = Callable[[Sequence[Write]], list[Exception | None]]
+Outcomes = list[Exception | None]
+# One transaction for the thread: how to store, what, and the future told how it went.
+Job = tuple[Store, list[Write], asyncio.Future[Outcomes]]
 
 
 class WriteFailed(Exception):  # noqa: N818 - it names what happened to the write
@@ -48,6 +59,7 @@ class GroupWriter:
         self._waiting: list[tuple[Write, asyncio.Future[None]]] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self.store_thread: StoreThread | None = None  # with the first write
         self._closed = False
         self.commits = 0  # transactions run, for tests and measures
         self.stored = 0  # writes stored
@@ -74,6 +86,7 @@ class GroupWriter:
         await task
 
     async def _run(self) -> None:
+        self.store_thread = StoreThread(asyncio.get_running_loop())
         try:
             while True:
                 await self._wake.wait()
@@ -85,6 +98,7 @@ class GroupWriter:
                 if self._closed:
                     return
         finally:  # cancelled with the event loop: nobody may wait for ever
+            self.store_thread.stop()  # once the transaction it runs, if any, is over
             waiting, self._waiting = self._waiting, []
             for _, future in waiting:
                 _settle(future, WriteFailed("the writer was stopped"))
@@ -92,8 +106,9 @@ class GroupWriter:
     async def _commit(self, group: list[tuple[Write, asyncio.Future[None]]]) -> None:
         try:
             # Shielded: the thread goes on anyway, and each action's fate must be told.
+            assert self.store_thread is not None  # started by _run, which calls this
             outcomes = await asyncio.shield(
-                asyncio.to_thread(self._store, [write for write, _ in group])
+                self.store_thread.store(self._store, [write for write, _ in group])
             )
         except Exception as error:
             self._log_failure(error, len(group))
@@ -126,6 +141,57 @@ class GroupWriter:
             logger.error("%d writes could not be stored: %s", writes, describe(error))
         else:
             logger.exception("%d writes could not be stored", writes, exc_info=error)
+
+
+class StoreThread:
+    """One thread that runs the writer's transactions, one after the other, and tells the
+    event loop how each went."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._serve, name="machiavel-writer", daemon=True)
+        self.thread.start()
+
+    def store(self, store: Store, writes: list[Write]) -> asyncio.Future[Outcomes]:
+        """Run ``store(writes)`` in the thread; the future has its outcomes or exception."""
+        future: asyncio.Future[Outcomes] = self._loop.create_future()
+        self._jobs.put((store, writes, future))
+        return future
+
+    def stop(self) -> None:
+        """End the thread once the jobs handed to it are done (without waiting for it)."""
+        self._jobs.put(None)
+
+    def _serve(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            store, writes, future = job
+            try:
+                outcomes = store(writes)
+            except BaseException as error:  # told to the loop, whatever it is
+                self._tell(future, None, error)
+            else:
+                self._tell(future, outcomes, None)
+
+    def _tell(
+        self,
+        future: asyncio.Future[Outcomes],
+        outcomes: Outcomes | None,
+        error: BaseException | None,
+    ) -> None:
+        with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+            self._loop.call_soon_threadsafe(_resolve, future, outcomes, error)
+
+
+def _resolve(
+    future: asyncio.Future[Outcomes], outcomes: Outcomes | None, error: BaseException | None
+) -> None:
+    if future.cancelled():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(outcomes or [])
 
 
 def _settle(future: asyncio.Future[None], outcome: BaseException | None) -> None:

@@ -399,6 +399,14 @@ class TyrusState(State):
             tally_words.result_line(kind, tally["scores"], winner, language),
         ]
 
+    def _before_action(self) -> TyrusState:
+        """What events read of the state an action is played on: how many tallies it had,
+        and the hands (to tell what each player drew). Marks read nothing of it."""
+        before = self._blank()
+        before.tallies = self.tallies[:]
+        before.hands = [self.hands[0][:], self.hands[1][:]]
+        return before
+
     def _marks(self, before: State, player: int, action: str) -> JsonDict:
         """The building that got the tile (its kind and owner); never the tile (T9)."""
         _, rival, kind_index = ALL_ACTIONS[action]
