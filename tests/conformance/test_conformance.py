@@ -160,6 +160,7 @@ def test_a_pickled_state_or_world_comes_back_the_same(
     (``State.__reduce__``, which compiled state classes need: machiavel/speedups.py)."""
     state = _play_partly(machiavel.game(game_id), players, seed, fraction)
     for each in (state, state.resample(seed % players, Rng(seed))):
+        _fill_caches(each, seed)  # what a state holds once it has been read
         back = pickle.loads(pickle.dumps(each))
         assert type(back) is type(each)
         assert back.to_json() == each.to_json()
@@ -167,6 +168,17 @@ def test_a_pickled_state_or_world_comes_back_the_same(
         assert [back.legal_actions(p) for p in each.to_move] == [
             each.legal_actions(p) for p in each.to_move
         ]
+
+
+def _fill_caches(state: State, seed: int) -> None:
+    """Everything the server and the bots read of a state, so its caches hold what they
+    hold in play (some are objects of compiled classes, which must pickle too)."""
+    for player in range(state.setup.players):
+        state.view(player)
+        state.legal_actions(player)
+    if not state.is_over:
+        machiavel.bot("medium", seed=seed).choose(state.clone().seat(state.to_move[0]))
+    state.scores  # noqa: B018 - read for its cache
 
 
 def _attributes(state: State) -> set[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from machiavel.games.tyros.board import BOARD
 from machiavel.games.tyros.cards import COLOURS
@@ -65,6 +66,13 @@ class CityPoints:
     city: tuple[int, ...]
     majority: tuple[int, ...]
     in_largest: tuple[int, ...]  # city and majority points in the largest empire
+
+    def __reduce__(self) -> tuple[type[CityPoints], tuple[Any, ...]]:
+        # Compiled (machiavel/speedups.py) and frozen: unpickled through __init__ only.
+        return (
+            CityPoints,
+            (self.sizes, self.ranking, self.rank_of, self.city, self.majority, self.in_largest),
+        )
 
 
 def city_points(players: int, markers: list[int], cities: list[int]) -> CityPoints:

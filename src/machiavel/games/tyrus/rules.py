@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from machiavel.core.contract import JsonDict, Setup, State
 from machiavel.core.fields import CACHE, LIST, RNG, ROWS, SETTING, SHARED, StateFields
@@ -89,6 +89,10 @@ class Count:
     blocks: tuple[int, ...]
     counters: tuple[int, ...]
     idle: tuple[tuple[int, str], ...]
+
+    def __reduce__(self) -> tuple[type[Count], tuple[Any, ...]]:
+        # Compiled (machiavel/speedups.py) and frozen: unpickled through __init__ only.
+        return (Count, (self.owner, self.kind, self.votes, self.blocks, self.counters, self.idle))
 
     @property
     def elected(self) -> str:
@@ -174,6 +178,10 @@ class Decision:
 
     winners: tuple[int, ...]
     reason: str
+
+    def __reduce__(self) -> tuple[type[Decision], tuple[Any, ...]]:
+        # Compiled (machiavel/speedups.py) and frozen: unpickled through __init__ only.
+        return (Decision, (self.winners, self.reason))
 
 
 def decide(results: list[int | None], hands: list[list[str]]) -> Decision | None:
