@@ -115,9 +115,8 @@ def _decide() -> bool:
     stale = stale_modules()
     if stale:
         warnings.warn(
-            f"machiavel: {source_of(stale[0]).name} and {len(stale) - 1} other module(s) "
-            "changed since they were compiled: running pure Python; "
-            "`make compile` compiles them again",
+            f"machiavel: changed since they were compiled: {', '.join(stale)}; running "
+            "pure Python (`make compile` compiles them again)",
             RuntimeWarning,
             stacklevel=3,
         )

@@ -98,3 +98,22 @@ def test_without_a_build_record_every_module_is_stale(
 def test_every_compiled_module_has_its_source() -> None:
     for module in speedups.COMPILED_MODULES:
         assert speedups.source_of(module).is_file(), module
+
+
+def test_a_stale_build_falls_back_to_pure_python_and_names_what_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    changed = speedups.COMPILED_MODULES[-1]
+    fell_back: list[bool] = []
+
+    def fall_back() -> bool:
+        fell_back.append(True)
+        return False
+
+    monkeypatch.delenv(speedups.PURE_VARIABLE, raising=False)
+    monkeypatch.setattr(speedups, "extension_of", lambda module: Path(module))
+    monkeypatch.setattr(speedups, "stale_modules", lambda: [changed])
+    monkeypatch.setattr(speedups, "_fall_back", fall_back)
+    with pytest.warns(RuntimeWarning, match=changed.replace(".", r"\.")):
+        assert speedups._decide() is False
+    assert fell_back == [True]
