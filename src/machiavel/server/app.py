@@ -391,12 +391,12 @@ class FastActions:
         except ApiError as error:
             answer: dict[str, Any] = dict(error.state) if error.state is not None else {}
             answer["detail"] = error.detail
-            text, status = jsontext.dumps(answer), error.status
+            text, status = jsontext.dump_bytes(answer), error.status
         except (DBAPIError, PoolTimeout) as error:  # as the route's handler answers it
             answered = database_answer(self.service.repo, error)
             await answered(scope, receive, send)
             return
-        await _send_json(send, status, text.encode())
+        await _send_json(send, status, text)
 
 
 def _action_route(scope: Scope) -> str | None:
@@ -460,7 +460,7 @@ async def _plain_error(send: Send, status: int, detail: str) -> None:
     await _send_json(send, status, json.dumps({"detail": detail}).encode())
 
 
-def _json_text(text: str, status: int = 200) -> Response:
+def _json_text(text: bytes, status: int = 200) -> Response:
     return Response(text, status_code=status, media_type="application/json")
 
 
@@ -1061,7 +1061,7 @@ async def _send_pushes(websocket: WebSocket, connection: Connection, send: Send)
                 await websocket.close(code=code, reason=reason)
                 return
             connection.sending = True  # later pushes wait in the queue behind it
-            await send({"type": "websocket.send", "text": text})
+            await send({"type": "websocket.send", "text": text.decode()})
             connection.sending = False
     except (WebSocketDisconnect, RuntimeError, OSError):
         return  # the client is gone
@@ -1097,7 +1097,7 @@ async def _act_from_socket(
     token: str | None,
     account: int | None,
     text: str,
-) -> str | None:
+) -> bytes | None:
     """Play a socket message; the state then comes as a push, errors as {"error": ...}."""
     try:
         if len(text) > MAX_BODY:
@@ -1122,9 +1122,9 @@ async def _act_from_socket(
         if not is_unreachable(error):
             raise
         service.repo.outage.report(error)
-        return jsontext.dumps({"error": {"status": 503, "detail": UNREACHABLE}})
+        return jsontext.dump_bytes({"error": {"status": 503, "detail": UNREACHABLE}})
     except ApiError as error:
         reply: dict[str, Any] = {"status": error.status, "detail": error.detail}
         if error.state is not None:
             reply["state"] = error.state
-        return jsontext.dumps({"error": reply})
+        return jsontext.dump_bytes({"error": reply})

@@ -15,16 +15,22 @@ except ImportError:  # pragma: no cover - orjson is a dependency; this keeps a b
 
 def dumps(value: Any) -> str:
     """Compact JSON text of a JSON-safe value."""
+    return dump_bytes(value).decode()
+
+
+def dump_bytes(value: Any) -> bytes:
+    """``dumps`` as UTF-8, as it goes out on a socket: what pushes are kept as, since a
+    text with a French log line in it costs a slow decode and a slow encode again."""
     if orjson is not None:
         try:
-            return orjson.dumps(value).decode()
+            return orjson.dumps(value)
         except TypeError:  # a key that is not a string, an integer over 64 bits...
             pass
         try:  # (accepting other keys costs orjson a third more: only when needed)
-            return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+            return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
         except TypeError:
             pass  # the standard library writes what orjson cannot
-    return json.dumps(value, separators=(",", ":"))
+    return json.dumps(value, separators=(",", ":")).encode()
 
 
 def loads(text: str | bytes) -> Any:

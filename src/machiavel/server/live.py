@@ -21,7 +21,7 @@ from machiavel.core.errors import CorruptState, IllegalAction, InvalidSetup
 from machiavel.core.narration import Told, describe_all, narrate
 from machiavel.server.chat import ChatMessage, RecentChat, readable
 from machiavel.server.clocks import ClockSpec, SeatClocks, iso_utc
-from machiavel.server.jsontext import dumps, loads
+from machiavel.server.jsontext import dump_bytes, loads
 from machiavel.server.storage import GameRecord, SeatRecord
 
 logger = logging.getLogger("machiavel.server")
@@ -61,10 +61,11 @@ def describe_for_all(state: State, player: int, action: str) -> Told:
 
 @dataclass(eq=False)
 class Connection:
-    """One WebSocket watching a game, with the queue of texts its sender task writes out."""
+    """One WebSocket watching a game, with the queue of texts its sender task writes out
+    (JSON texts in UTF-8, as they go out: ``jsontext.dump_bytes``)."""
 
     viewer: Viewer
-    queue: asyncio.Queue[str | None] = field(
+    queue: asyncio.Queue[bytes | None] = field(
         default_factory=lambda: asyncio.Queue(MAX_QUEUED_PUSHES)
     )
     log_sent: int = 0  # log lines this client holds once its queue is written out
@@ -72,10 +73,10 @@ class Connection:
     account: int | None = None  # the account whose cookie opened its seat (else a token)
     # Writes a text on the socket at once when it can (pushes.py), else None; the sender
     # task marks the text it is writing with ``sending``, so nothing overtakes it.
-    write_now: Callable[[str], bool] | None = None
+    write_now: Callable[[bytes], bool] | None = None
     sending: bool = False
 
-    def push(self, text: str | None) -> None:
+    def push(self, text: bytes | None) -> None:
         if text is not None and self._written_now(text):
             return
         if self.queue.full():  # never block the game on a client; replies may be dropped
@@ -86,7 +87,7 @@ class Connection:
         self.closing = (code, reason)
         self.push(None)
 
-    def _written_now(self, text: str) -> bool:
+    def _written_now(self, text: bytes) -> bool:
         """Whether ``text`` went out at once: only after every text queued before it."""
         write_now = self.write_now
         return (
@@ -111,15 +112,25 @@ class LiveGame:
         self.chat = RecentChat()  # the latest chat messages (set when loaded)
         # Since when the seats in to_move wait: the last action's time (stored games:
         # their updated_at, which the action's write set).
-        self.turn_since: datetime = record.updated_at
+        self.turn_since = record.updated_at
         self.clocks = clocks_of(record)
         self.timer: asyncio.TimerHandle | None = None  # fires at the next deadline
-        self._texts: dict[tuple[Viewer, int], str] = {}
-        self._shared: str | None = None  # the part of the payload every viewer gets
+        self._texts: dict[tuple[Viewer, int], bytes] = {}
+        self._shared: bytes | None = None  # the part of the payload every viewer gets
 
     @property
     def id(self) -> str:
         return self.record.id
+
+    @property
+    def turn_since(self) -> datetime:
+        """Since when the seats in ``to_move`` wait."""
+        return self._turn_since
+
+    @turn_since.setter
+    def turn_since(self, moment: datetime) -> None:
+        self._turn_since = moment
+        self.turn_since_text = iso_utc(moment)  # as payloads give it, written once
 
     # ---- seats ----------------------------------------------------------------------
     def player_of(self, token: str) -> int | None:
@@ -170,11 +181,11 @@ class LiveGame:
         data: JsonDict = loads(self.payload_text(viewer, log_from))
         return data
 
-    def payload_text(self, viewer: Viewer, log_from: int = 0) -> str:
-        """``payload`` as JSON text, built once per viewer, log start and change: the part
-        every viewer gets alike, written once per change, then the viewer's own part and
-        log lines, written in one go (one encoding per push). Only texts are kept between
-        calls: a text is one object to the garbage collector, a view is hundreds."""
+    def payload_text(self, viewer: Viewer, log_from: int = 0) -> bytes:
+        """``payload`` as JSON text in UTF-8, built once per viewer, log start and change:
+        the part every viewer gets alike, written once per change, then the viewer's own
+        part and log lines, written in one go (one encoding per push). Only texts are kept
+        between calls: a text is one object to the garbage collector, a view is hundreds."""
         start = self._log_start(log_from)
         key = (viewer, start)
         text = self._texts.get(key)
@@ -187,8 +198,9 @@ class LiveGame:
             if start == 0:  # a whole state carries the chat; later ones come as pushes
                 own["chat"] = self.chat_json(viewer)
             if self._shared is None:  # written once for all the viewers of this version
-                self._shared = dumps(shared_payload(self))
-            text = f"{self._shared[:-1]},{dumps(own)[1:]}"
+                self._shared = dump_bytes(shared_payload(self))
+            shared = memoryview(self._shared)[:-1]  # the two objects made one, uncopied
+            text = b",".join((shared, memoryview(dump_bytes(own))[1:]))
             self._texts[key] = text
         return text
 
@@ -211,7 +223,7 @@ class LiveGame:
         lagging one gets one complete state instead, which holds it)."""
         self.chat.add(message)
         self._texts.clear()  # whole states carry the chat
-        text = dumps({"chat": message.to_json()})
+        text = dump_bytes({"chat": message.to_json()})
         for connection in list(self.connections):
             if message.channel not in readable(connection.viewer, self.is_over):
                 continue
@@ -220,7 +232,7 @@ class LiveGame:
             else:
                 connection.push(text)
 
-    def push_all(self, text: str) -> None:
+    def push_all(self, text: bytes) -> None:
         """Queue one text for every connection (a lagging one gets a complete state)."""
         for connection in list(self.connections):
             if connection.queue.full():
@@ -277,7 +289,7 @@ def shared_payload(live: LiveGame) -> JsonDict:
         "rematch": live.record.rematch,
         "pace": live.record.pace,
         "seed_chosen": live.record.seed_chosen,
-        "turn_since": None if over else iso_utc(live.turn_since),
+        "turn_since": None if over else live.turn_since_text,
         "clocks": live.clocks.payload() if live.clocks else None,
         "outcome": live.record.outcome,
         "ending": _ending(state) if state.is_over else None,

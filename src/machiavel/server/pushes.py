@@ -10,9 +10,11 @@ So the outermost layer (``KeepEnds``) keeps the server's own ``receive`` and ``s
 each WebSocket in its scope, and a game socket, once accepted, reads and writes its
 messages with them. On Uvicorn's websockets-sansio protocol (the one Uvicorn picks when
 the websockets package is installed), ``direct_writer`` also writes a push at once, in
-the caller, as that protocol's own ``send`` writes a text message, when the socket can
-take it: nothing queued before it, flow control not holding the socket back, the socket
-neither closing nor closed. Anything else goes through the connection's queue and its
+the caller, when the socket can take it: nothing queued before it, flow control not
+holding the socket back, the socket neither closing nor closed. A push is kept as UTF-8
+from its encoding on (``jsontext.dump_bytes``); when the client negotiated no extension
+(no compression) its frame is the text with a head of 2 to 10 bytes, written in one
+system call, rather than a copy framed by the protocol's own ``send_text``. Anything else goes through the connection's queue and its
 sender task as before, so pushes reach each socket in the order they were made, and a
 lagging client still gets one complete state rather than an endless backlog.
 """
@@ -23,6 +25,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from websockets.exceptions import InvalidState
+from websockets.protocol import State
 
 try:
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -34,7 +37,7 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 Asgi = Callable[[Scope, Receive, Send], Awaitable[None]]
-WriteNow = Callable[[str], bool]  # writes a text at once and says so, or leaves it
+WriteNow = Callable[[bytes], bool]  # writes a UTF-8 text at once and says so, or leaves it
 
 ENDS_KEY = "machiavel.socket_ends"  # the scope's key for the server's receive and send
 
@@ -69,14 +72,18 @@ def direct_writer(send: Send) -> WriteNow | None:
     if not all(hasattr(protocol, name) for name in _PROTOCOL_PARTS):
         return None  # another Uvicorn than the one this was written for: the ASGI path
 
-    def write_now(text: str) -> bool:
+    def write_now(text: bytes) -> bool:
         if not _open_for_writing(protocol):
             return False
-        try:  # the protocol's framing: compression too, when the client asked for it
-            protocol.conn.send_text(text.encode())
+        conn = protocol.conn
+        if _plain(conn):  # one unmasked, uncompressed text frame: its head, then the text
+            protocol.transport.writelines((_text_frame_head(len(text)), text))
+            return True
+        try:  # the protocol's framing: compression, when the client asked for it
+            conn.send_text(text)
         except InvalidState:  # closing: its send would raise, the sender task says so
             return False
-        protocol.transport.write(b"".join(protocol.conn.data_to_send()))
+        protocol.transport.write(b"".join(conn.data_to_send()))
         return True
 
     return write_now
@@ -92,6 +99,28 @@ _PROTOCOL_PARTS = (
     "disconnected",
     "writable",
 )
+
+
+def _plain(conn: Any) -> bool:
+    """Whether a text message goes out on ``conn`` (a websockets ``ServerProtocol``) as one
+    frame of RFC 6455 with nothing done to its text, which ``_text_frame_head`` then heads:
+    open, no extension negotiated (permessage-deflate), no fragmented message under way
+    and nothing of its own waiting to be written."""
+    return bool(
+        conn.state is State.OPEN
+        and not conn.extensions
+        and not conn.expect_continuation_frame
+        and not conn.writes
+    )
+
+
+def _text_frame_head(length: int) -> bytes:
+    """The head of a final, unmasked text frame of ``length`` bytes (RFC 6455, 5.2)."""
+    if length < 126:
+        return bytes((0x81, length))
+    if length < 1 << 16:
+        return b"\x81\x7e" + length.to_bytes(2, "big")
+    return b"\x81\x7f" + length.to_bytes(8, "big")
 
 
 def _open_for_writing(protocol: Any) -> bool:

@@ -36,7 +36,7 @@ MAX_QUEUED = 64  # texts waiting for a slow client before it is made to reconnec
 # A socket's text played on its owner: (service, live, connection, token, account,
 # text) -> a reply for the socket or None (app.py's ``_act_from_socket``).
 SocketText = Callable[
-    ["GameService", LiveGame, Connection, str | None, int | None, str], Awaitable[str | None]
+    ["GameService", LiveGame, Connection, str | None, int | None, str], Awaitable[bytes | None]
 ]
 
 
@@ -58,13 +58,13 @@ class RemoteConnection(Connection):
         self.inbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.reader: asyncio.Task[None] | None = None
 
-    def push(self, text: str | None) -> None:
+    def push(self, text: bytes | None) -> None:
         if text is None:
             code, reason = self.closing or (1000, "")
             message: dict[str, Any] = {"t": "close", "c": self.socket_id, "code": code}
             message["reason"] = reason
         else:
-            message = {"t": "push", "c": self.socket_id, "x": text}
+            message = {"t": "push", "c": self.socket_id, "x": text.decode()}
         self.cluster.send(self.holder, message)
 
 

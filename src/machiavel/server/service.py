@@ -48,7 +48,7 @@ from machiavel.server.chat import (
 from machiavel.server.clocks import ClockRefused, ClockSpec, SeatClocks, iso_utc, read_abandon
 from machiavel.server.cluster import REDIS_AWAY, Cluster, ClusterSettings, Owner
 from machiavel.server.damage import DamagedGame
-from machiavel.server.jsontext import dumps
+from machiavel.server.jsontext import dump_bytes, dumps
 from machiavel.server.live import (
     LOG_KEYS,
     Connection,
@@ -717,7 +717,7 @@ class GameService:
     # ---- reading --------------------------------------------------------------------
     async def state_text(
         self, game_id: str, token: str | None, log_from: int = 0, account: int | None = None
-    ) -> str:
+    ) -> bytes:
         """The game as a seat (or a spectator) sees it, log lines from ``log_from`` on."""
         try:
             live = await self.locked(game_id)
@@ -726,7 +726,7 @@ class GameService:
             viewer = self.viewer_of(game, token, account)
             if not 0 <= log_from <= len(game.actions):
                 raise ApiError(400, f"log_from must be from 0 to {len(game.actions)}") from None
-            return dumps(game.payload(viewer, log_from))
+            return dump_bytes(game.payload(viewer, log_from))
         try:
             viewer = self.viewer_of(live, token, account)
             if not 0 <= log_from <= live.state.version:
@@ -743,7 +743,7 @@ class GameService:
         action: str,
         version: int,
         account: int | None = None,
-    ) -> str:
+    ) -> bytes:
         try:
             live = await self.locked(game_id)
         except Unreadable as unreadable:
@@ -785,7 +785,7 @@ class GameService:
             live.lock.release()
         await self.act(live.id, token, action, version, account)
 
-    async def _accept(self, live: LiveGame, player: int, action: str, version: int) -> str:
+    async def _accept(self, live: LiveGame, player: int, action: str, version: int) -> bytes:
         """Check the version, apply, store; then push and schedule bots. Lock held."""
         state = live.state
         if version != state.version:
@@ -1579,7 +1579,7 @@ class GameService:
         self._schedule_bots(rematch)
         live.record = replace(record, rematch=new.id)
         live.changed()
-        live.push_all(dumps({"rematch": new.id}))
+        live.push_all(dump_bytes({"rematch": new.id}))
         self._evict_idle()
         title = self._title(new.game)
         for new_seat in seats:  # the other people with accounts are invited to it
