@@ -47,6 +47,9 @@ COMPILED_MODULES: tuple[str, ...] = (
     "machiavel.games.tyros.scoring",
     "machiavel.games.tyrus.bot",
     "machiavel.games.tyrus.rules",
+    "machiavel.games.tyrus.tally_words",
+    "machiavel.games.tyrus.words",
+    "machiavel.core.narration",
 )
 PURE_VARIABLE = "MACHIAVEL_PURE_PYTHON"
 PACKAGE_ROOT = Path(__file__).resolve().parent

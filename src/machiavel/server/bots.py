@@ -304,6 +304,7 @@ class BotRunner:
     def refresh(
         self,
         game_id: str,
+        players: int,
         to_move: tuple[int, ...],
         legal_of: Callable[[int], list[str]],
         version: int,
@@ -315,8 +316,9 @@ class BotRunner:
         the new version, if its seat is still to move with exactly the same legal
         actions: it then chose with no more than it may know now. Otherwise it is dropped.
         """
-        for (gid, player), job in list(self.pending.items()):
-            if gid != game_id:
+        for player in range(players):  # this game's seats, not every game's jobs
+            job = self.pending.get((game_id, player))
+            if job is None:
                 continue
             if player in to_move and legal_of(player) == job.legal:
                 job.version = version
