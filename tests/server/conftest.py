@@ -36,12 +36,32 @@ POSTGRES_ADMIN_URL = os.environ.get(
 Client = Callable[..., AbstractContextManager[TestClient]]
 
 
+class SharedBotPool:
+    """Bot worker processes shared by the tests' apps (starting them costs a little), made
+    anew when a worker died: a pool with a dead worker refuses every later move
+    (BrokenProcessPool), which would fail every test after the one that broke it."""
+
+    def __init__(self) -> None:
+        self.pool = process_pool(2)
+
+    def current(self) -> ProcessPoolExecutor:
+        if self.pool._broken:  # the test that broke it has failed already, with why
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool = process_pool(2)
+        return self.pool
+
+
 @pytest.fixture(scope="session")
-def bot_pool() -> Iterator[ProcessPoolExecutor]:
-    """Bot worker processes shared by the tests' apps (starting them costs a little)."""
-    pool = process_pool(2)
-    yield pool
-    pool.shutdown(wait=True, cancel_futures=True)
+def shared_bot_pool() -> Iterator[SharedBotPool]:
+    shared = SharedBotPool()
+    yield shared
+    shared.pool.shutdown(wait=True, cancel_futures=True)
+
+
+@pytest.fixture
+def bot_pool(shared_bot_pool: SharedBotPool) -> ProcessPoolExecutor:
+    """The shared bot workers, whole."""
+    return shared_bot_pool.current()
 
 
 class BotGate(Executor):
