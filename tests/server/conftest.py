@@ -26,29 +26,14 @@ from sqlalchemy.exc import OperationalError
 
 from machiavel.core.contract import Seat
 from machiavel.server import create_app
-from machiavel.server.bots import process_pool
 from machiavel.server.quotas import TableLimits
+from support.botpool import SharedBotPool
 from support.cluster_run import REDIS_URL
 
 POSTGRES_ADMIN_URL = os.environ.get(
     "MACHIAVEL_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 )
 Client = Callable[..., AbstractContextManager[TestClient]]
-
-
-class SharedBotPool:
-    """Bot worker processes shared by the tests' apps (starting them costs a little), made
-    anew when a worker died: a pool with a dead worker refuses every later move
-    (BrokenProcessPool), which would fail every test after the one that broke it."""
-
-    def __init__(self) -> None:
-        self.pool = process_pool(2)
-
-    def current(self) -> ProcessPoolExecutor:
-        if self.pool._broken:  # the test that broke it has failed already, with why
-            self.pool.shutdown(wait=True, cancel_futures=True)
-            self.pool = process_pool(2)
-        return self.pool
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
-from tests.server.conftest import SharedBotPool
+from support.botpool import SharedBotPool
 
 
 def test_a_pool_whose_worker_died_is_made_anew() -> None:
@@ -17,6 +17,7 @@ def test_a_pool_whose_worker_died_is_made_anew() -> None:
         broken = shared.current()
         assert broken.submit(abs, -3).result(timeout=60) == 3  # its workers are up
         for process in list(broken._processes.values()):
+            assert process.pid is not None
             os.kill(process.pid, signal.SIGKILL)
         with pytest.raises(BrokenProcessPool):
             broken.submit(abs, -4).result(timeout=60)
