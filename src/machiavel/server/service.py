@@ -854,9 +854,7 @@ class GameService:
             live.record = live.record.acted_at(now)
         live.publish()
         metrics.action_pushed(live.record.game)  # stored and pushed: counted and timed
-        self.bots.refresh(
-            live.id, state.players, state.to_move, state.legal_actions, state.version
-        )
+        self.bots.refresh(live.id, state.players, state.to_move, state.legal_actions, state.version)
         self._schedule_bots(live)
         self._arm(live)
         self._notify(live)
