@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import pytest
@@ -30,6 +29,7 @@ from schemathesis.specs.openapi.checks import (
 from machiavel.server import create_app
 from machiavel.server.accounts import TEST_COST
 from machiavel.server.quotas import TableLimits
+from support.botpool import SharedBotPool
 
 EXAMPLES = int(os.environ.get("MACHIAVEL_SCHEMA_EXAMPLES", "25"))  # per route and generation mode
 # Routes without a parameter or body that a request could get wrong.
@@ -53,12 +53,12 @@ CHECKS = [
 
 @pytest.fixture(scope="module")
 def api_schema(
-    tmp_path_factory: pytest.TempPathFactory, bot_pool: ProcessPoolExecutor
+    tmp_path_factory: pytest.TempPathFactory, shared_bot_pool: SharedBotPool
 ) -> Iterator[Any]:
     database = tmp_path_factory.mktemp("schema") / "machiavel.db"
     app = create_app(
         f"sqlite:///{database}",
-        bot_executor=bot_pool,
+        bot_executor=shared_bot_pool.current(),
         password_cost=TEST_COST,
         table_limits=TableLimits.off(),  # thousands of requests from one address
     )
