@@ -14,9 +14,10 @@ the caller, when the socket can take it: nothing queued before it, flow control 
 holding the socket back, the socket neither closing nor closed. A push is kept as UTF-8
 from its encoding on (``jsontext.dump_bytes``); when the client negotiated no extension
 (no compression) its frame is the text with a head of 2 to 10 bytes, written in one
-system call, rather than a copy framed by the protocol's own ``send_text``. Anything else goes through the connection's queue and its
-sender task as before, so pushes reach each socket in the order they were made, and a
-lagging client still gets one complete state rather than an endless backlog.
+system call, rather than a copy framed by the protocol's own ``send_text``. Anything
+else goes through the connection's queue and its sender task as before, so pushes reach
+each socket in the order they were made, and a lagging client still gets one complete
+state rather than an endless backlog.
 """
 
 from __future__ import annotations
@@ -106,12 +107,15 @@ def _plain(conn: Any) -> bool:
     frame of RFC 6455 with nothing done to its text, which ``_text_frame_head`` then heads:
     open, no extension negotiated (permessage-deflate), no fragmented message under way
     and nothing of its own waiting to be written."""
-    return bool(
-        conn.state is State.OPEN
-        and not conn.extensions
-        and not conn.expect_continuation_frame
-        and not conn.writes
-    )
+    try:
+        return bool(
+            conn.state is State.OPEN
+            and not conn.extensions
+            and not conn.expect_continuation_frame
+            and not conn.writes
+        )
+    except AttributeError:  # another websockets than this was written for: it frames
+        return False
 
 
 def _text_frame_head(length: int) -> bytes:
