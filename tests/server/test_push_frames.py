@@ -6,7 +6,7 @@ import pytest
 from websockets.frames import Frame, Opcode
 from websockets.protocol import Protocol, Side, State
 
-from machiavel.server.pushes import _plain, _text_frame_head
+from machiavel.server.pushes import _plain, _text_frame_head, knows_connection
 
 
 def read_as_a_client(data: bytes) -> list[Frame]:
@@ -31,6 +31,7 @@ def test_a_hand_headed_frame_is_one_whole_text_message(length: int) -> None:
 
 def test_only_an_open_socket_without_extensions_is_written_by_hand() -> None:
     server = Protocol(Side.SERVER, state=State.OPEN)
+    assert knows_connection(server)
     assert _plain(server)
     server.send_text(b"hello")  # framed by websockets, not yet taken to the socket
     assert not _plain(server)  # its own writes go first
@@ -43,4 +44,4 @@ def test_only_an_open_socket_without_extensions_is_written_by_hand() -> None:
     closing.send_close()
     closing.data_to_send()
     assert not _plain(closing)
-    assert not _plain(object())  # another websockets: it frames its messages itself
+    assert not knows_connection(object())  # another websockets: it frames its messages

@@ -12,6 +12,7 @@ by field from the declaration, so a declaration costs nothing over hand-written 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -114,3 +115,10 @@ def plain(value: Any) -> Any:
     if isinstance(value, Rng):
         return value.state
     return value
+
+
+def through_init(value: Any) -> tuple[type[Any], tuple[Any, ...]]:
+    """``__reduce__`` of a frozen dataclass compiled by mypyc (machiavel/speedups.py),
+    which can only be made through its ``__init__``: its class and its fields in order."""
+    names = (field.name for field in dataclasses.fields(value))
+    return (type(value), tuple(getattr(value, name) for name in names))

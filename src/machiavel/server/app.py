@@ -460,7 +460,7 @@ async def _plain_error(send: Send, status: int, detail: str) -> None:
     await _send_json(send, status, json.dumps({"detail": detail}).encode())
 
 
-def _json_text(text: bytes, status: int = 200) -> Response:
+def _json_answer(text: bytes, status: int = 200) -> Response:
     return Response(text, status_code=status, media_type="application/json")
 
 
@@ -799,7 +799,7 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
         log up to version N asks N). A stored game that no longer replays is shown
         read-only (``status``, ``message``)."""
         account = None if token else await _account_id(request, accounts)
-        return _json_text(await service.state_text(game_id, token, log_from, account))
+        return _json_answer(await service.state_json(game_id, token, log_from, account))
 
     @app.post(
         "/api/games/{game_id}/actions",
@@ -810,7 +810,7 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
         """Play an action at the version it was chosen at, with the seat's token or, with
         no token, as the signed-in account's seat."""
         account = None if body.token else await _account_id(request, accounts)
-        return _json_text(
+        return _json_answer(
             await service.act(game_id, body.token, body.action, body.version, account)
         )
 

@@ -178,10 +178,10 @@ class LiveGame:
     # ---- what a viewer receives -----------------------------------------------------
     def payload(self, viewer: Viewer, log_from: int = 0) -> JsonDict:
         """The state as ``viewer`` sees it, with the log lines from number ``log_from`` on."""
-        data: JsonDict = loads(self.payload_text(viewer, log_from))
+        data: JsonDict = loads(self.payload_json(viewer, log_from))
         return data
 
-    def payload_text(self, viewer: Viewer, log_from: int = 0) -> bytes:
+    def payload_json(self, viewer: Viewer, log_from: int = 0) -> bytes:
         """``payload`` as JSON text in UTF-8, built once per viewer, log start and change:
         the part every viewer gets alike, written once per change, then the viewer's own
         part and log lines, written in one go (one encoding per push). Only texts are kept
@@ -249,7 +249,7 @@ class LiveGame:
             while not connection.queue.empty():
                 connection.queue.get_nowait()
             start = 0
-        connection.push(self.payload_text(connection.viewer, start))
+        connection.push(self.payload_json(connection.viewer, start))
         connection.log_sent = len(self.log)
 
     def publish(self) -> None:
@@ -259,7 +259,7 @@ class LiveGame:
 
 
 # A payload is the response shape of issue 7 plus ``id``, ``game``, ``player``, ``seats``:
-# the part every viewer gets alike (``id`` first), then the viewer's own; ``payload_text``
+# the part every viewer gets alike (``id`` first), then the viewer's own; ``payload_json``
 # adds the log lines (``log_start``, then ``log`` in English and ``log_fr`` in French:
 # one key per language of ``LOG_KEYS``).
 def viewer_payload(live: LiveGame, viewer: Viewer) -> JsonDict:

@@ -72,12 +72,14 @@ def direct_writer(send: Send) -> WriteNow | None:
         return None
     if not all(hasattr(protocol, name) for name in _PROTOCOL_PARTS):
         return None  # another Uvicorn than the one this was written for: the ASGI path
+    # Another websockets than this was written for frames every message itself.
+    may_head_by_hand = knows_connection(protocol.conn)
 
     def write_now(text: bytes) -> bool:
         if not _open_for_writing(protocol):
             return False
         conn = protocol.conn
-        if _plain(conn):  # one unmasked, uncompressed text frame: its head, then the text
+        if may_head_by_hand and _plain(conn):  # one plain text frame: its head, its text
             protocol.transport.writelines((_text_frame_head(len(text)), text))
             return True
         try:  # the protocol's framing: compression, when the client asked for it
@@ -102,20 +104,26 @@ _PROTOCOL_PARTS = (
 )
 
 
+# What of websockets' ``ServerProtocol`` ``_plain`` reads: internals, so checked first.
+_CONNECTION_PARTS = ("state", "extensions", "expect_continuation_frame", "writes")
+
+
+def knows_connection(conn: Any) -> bool:
+    """Whether ``conn`` has every part ``_plain`` reads (once per socket, not per push)."""
+    return all(hasattr(conn, name) for name in _CONNECTION_PARTS)
+
+
 def _plain(conn: Any) -> bool:
-    """Whether a text message goes out on ``conn`` (a websockets ``ServerProtocol``) as one
-    frame of RFC 6455 with nothing done to its text, which ``_text_frame_head`` then heads:
-    open, no extension negotiated (permessage-deflate), no fragmented message under way
-    and nothing of its own waiting to be written."""
-    try:
-        return bool(
-            conn.state is State.OPEN
-            and not conn.extensions
-            and not conn.expect_continuation_frame
-            and not conn.writes
-        )
-    except AttributeError:  # another websockets than this was written for: it frames
-        return False
+    """Whether a text message goes out on ``conn`` (a websockets ``ServerProtocol`` that
+    ``knows_connection``) as one frame of RFC 6455 with nothing done to its text, which
+    ``_text_frame_head`` then heads: open, no extension negotiated (permessage-deflate),
+    no fragmented message under way and nothing of its own waiting to be written."""
+    return bool(
+        conn.state is State.OPEN
+        and not conn.extensions
+        and not conn.expect_continuation_frame
+        and not conn.writes
+    )
 
 
 def _text_frame_head(length: int) -> bytes:

@@ -715,7 +715,7 @@ class GameService:
         raise ApiError(503, "could not store the new game; try again")
 
     # ---- reading --------------------------------------------------------------------
-    async def state_text(
+    async def state_json(
         self, game_id: str, token: str | None, log_from: int = 0, account: int | None = None
     ) -> bytes:
         """The game as a seat (or a spectator) sees it, log lines from ``log_from`` on."""
@@ -731,7 +731,7 @@ class GameService:
             viewer = self.viewer_of(live, token, account)
             if not 0 <= log_from <= live.state.version:
                 raise ApiError(400, f"log_from must be from 0 to {live.state.version}")
-            return live.payload_text(viewer, log_from)
+            return live.payload_json(viewer, log_from)
         finally:
             live.lock.release()
 
@@ -790,7 +790,7 @@ class GameService:
         state = live.state
         if version != state.version:
             if self._is_duplicate(live, player, action, version):
-                return live.payload_text(player, version)
+                return live.payload_json(player, version)
             raise ApiError(
                 409,
                 f"version {version} is not the current one ({state.version}): "
@@ -858,7 +858,7 @@ class GameService:
         self._schedule_bots(live)
         self._arm(live)
         self._notify(live)
-        return live.payload_text(player, version)  # the client has the log up to its version
+        return live.payload_json(player, version)  # the client has the log up to its version
 
     # ---- clocks and absent players --------------------------------------------------
     @staticmethod

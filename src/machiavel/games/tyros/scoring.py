@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from machiavel.core.fields import through_init
 from machiavel.games.tyros.board import BOARD
 from machiavel.games.tyros.cards import COLOURS
 
@@ -67,12 +68,8 @@ class CityPoints:
     majority: tuple[int, ...]
     in_largest: tuple[int, ...]  # city and majority points in the largest empire
 
-    def __reduce__(self) -> tuple[type[CityPoints], tuple[Any, ...]]:
-        # Compiled (machiavel/speedups.py) and frozen: unpickled through __init__ only.
-        return (
-            CityPoints,
-            (self.sizes, self.ranking, self.rank_of, self.city, self.majority, self.in_largest),
-        )
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return through_init(self)  # compiled and frozen: made through __init__ only
 
 
 def city_points(players: int, markers: list[int], cities: list[int]) -> CityPoints:

@@ -8,7 +8,7 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from machiavel.core.contract import JsonDict, Setup, State
-from machiavel.core.fields import CACHE, LIST, RNG, ROWS, SETTING, SHARED, StateFields
+from machiavel.core.fields import CACHE, LIST, RNG, ROWS, SETTING, SHARED, StateFields, through_init
 from machiavel.core.rng import Rng
 from machiavel.games.tyrus import tally_words
 from machiavel.games.tyrus.words import describe
@@ -90,9 +90,8 @@ class Count:
     counters: tuple[int, ...]
     idle: tuple[tuple[int, str], ...]
 
-    def __reduce__(self) -> tuple[type[Count], tuple[Any, ...]]:
-        # Compiled (machiavel/speedups.py) and frozen: unpickled through __init__ only.
-        return (Count, (self.owner, self.kind, self.votes, self.blocks, self.counters, self.idle))
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return through_init(self)  # compiled and frozen: made through __init__ only
 
     @property
     def elected(self) -> str:
@@ -179,9 +178,8 @@ class Decision:
     winners: tuple[int, ...]
     reason: str
 
-    def __reduce__(self) -> tuple[type[Decision], tuple[Any, ...]]:
-        # Compiled (machiavel/speedups.py) and frozen: unpickled through __init__ only.
-        return (Decision, (self.winners, self.reason))
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return through_init(self)  # compiled and frozen: made through __init__ only
 
 
 def decide(results: list[int | None], hands: list[list[str]]) -> Decision | None:
