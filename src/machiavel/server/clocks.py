@@ -185,9 +185,9 @@ class SeatClocks:
 
 def iso_utc(moment: datetime) -> str:
     """ISO 8601 in UTC with a Z (naive moments, as SQLite gives them back, are UTC)."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+    if moment.tzinfo is not UTC:  # (every action's moment is: it skips the conversion)
+        moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    return moment.isoformat().replace("+00:00", "Z")
 
 
 def _moment(value: object) -> datetime | None:

@@ -284,7 +284,7 @@ def shared_payload(live: LiveGame) -> JsonDict:
         "to_move": live.to_move(),
         "is_over": over,
         "winners": live.winners,
-        "seats": [seat.public() for seat in live.record.seats],
+        "seats": live.record.public_seats,
         "rated": live.record.rated,
         "rematch": live.record.rematch,
         "pace": live.record.pace,

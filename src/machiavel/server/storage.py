@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from functools import cached_property
 from typing import Any
 
 from sqlalchemy import (
@@ -327,6 +328,12 @@ class GameRecord:
     outcome: dict[str, Any] | None = None  # {"reason", "player", "winners"}: ended so
     host_address: str | None = None  # quotas.address_key of the creator's address
     seed_chosen: bool = False  # its creator chose the seed (and knows the hidden cards)
+
+    @cached_property
+    def public_seats(self) -> tuple[dict[str, Any], ...]:
+        """Every seat's ``public`` part, made once per record (a record is replaced, never
+        changed, so its seats too): every push of a live game carries it. Not to change."""
+        return tuple(seat.public() for seat in self.seats)
 
     def with_seat(self, seat: SeatRecord) -> GameRecord:
         seats = tuple(seat if s.player == seat.player else s for s in self.seats)
