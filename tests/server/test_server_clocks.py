@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
 from machiavel.server.accounts import TEST_COST
-from machiavel.server.clocks import ClockRefused, ClockSpec, SeatClocks
+from machiavel.server.clocks import ClockRefused, ClockSpec, SeatClocks, iso_utc
 from machiavel.server.service import GameService
 from machiavel.server.storage import GameRow, Repository
 from support.devices import signed_up
@@ -311,3 +311,10 @@ def test_a_table_nobody_plays_is_abandoned_and_leaves_the_lobby(client: TestClie
     assert ended["winners"] == []
     listed = {g["id"] for g in client.get("/api/games?status=all").json()["games"]}
     assert quiet["id"] not in listed and busy["id"] not in listed
+
+
+def test_a_moment_reads_the_same_in_utc_whatever_zone_it_came_in() -> None:
+    moment = datetime(2026, 11, 24, 9, 30, 15, 250000, tzinfo=UTC)
+    paris = moment.astimezone(timezone(timedelta(hours=1)))
+    naive = moment.replace(tzinfo=None)  # as SQLite gives it back: UTC
+    assert {iso_utc(moment), iso_utc(paris), iso_utc(naive)} == {"2026-11-24T09:30:15.250000Z"}
