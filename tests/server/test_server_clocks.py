@@ -181,20 +181,26 @@ def test_every_payload_carries_the_clocks(client: TestClient) -> None:
     assert look(client, create(client)["id"])["clocks"] is None  # no clock by default
 
 
-def test_a_seat_out_of_time_is_played_by_a_stand_in_and_taken_back(client: TestClient) -> None:
-    created = create(client, clock={"kind": "turn-based", "per_move": 0.3}, stand_in="easy")
-    game_id, tokens = created["id"], tokens_by_seat(created)
-    first, other = first_mover(client, created)
-    assert act(client, game_id, tokens[first]).status_code == 200
-    state = wait_for(client, game_id, lambda s: s["seats"][other]["stand_in"])
-    assert state["seats"][first]["stand_in"] is False
-    chat = client.get(f"/api/games/{game_id}/chat").json()["chat"]
-    assert any(m["channel"] == "table" and "ran out of time: a easy bot" in m["text"] for m in chat)
-    # the stand-in plays on; then the person takes the seat back
-    back = client.post(f"/api/games/{game_id}/return", json={"token": tokens[other]})
-    assert back.status_code == 200 and back.json()["seats"][other]["stand_in"] is False
-    again = client.post(f"/api/games/{game_id}/return", json={"token": tokens[other]})
-    assert again.status_code == 409 and "no stand-in" in again.json()["detail"]
+def test_a_seat_out_of_time_is_played_by_a_stand_in_and_taken_back(
+    client_on: Client, any_database_url: str, bot_gate: Any
+) -> None:
+    # The stand-in's move is held (the gate): the game then stands still however slowly
+    # this machine runs, as a stand-in's clock does not run and the other seat does not
+    # move. Unheld, the stand-in's move would start the first seat's 0.3 s, which a
+    # starved test could let run out too.
+    with client_on(any_database_url, bot_executor=bot_gate()) as client:
+        created = create(client, clock={"kind": "turn-based", "per_move": 0.3}, stand_in="easy")
+        game_id, tokens = created["id"], tokens_by_seat(created)
+        first, other = first_mover(client, created)
+        assert act(client, game_id, tokens[first]).status_code == 200
+        state = wait_for(client, game_id, lambda s: s["seats"][other]["stand_in"])
+        assert state["seats"][first]["stand_in"] is False and state["to_move"] == [other]
+        chat = client.get(f"/api/games/{game_id}/chat").json()["chat"]
+        said = f"player {other + 1} ran out of time: a easy bot"
+        assert any(m["channel"] == "table" and m["text"].startswith(said) for m in chat)
+        back = client.post(f"/api/games/{game_id}/return", json={"token": tokens[other]})
+        assert back.status_code == 200 and back.json()["seats"][other]["stand_in"] is False
+        assert back.json()["version"] == 1  # the stand-in's move was held: nothing moved
 
 
 def test_a_move_after_the_deadline_loses_to_the_timeout_exactly_once(
@@ -289,6 +295,8 @@ def test_leaving_a_larger_table_hands_the_seat_to_a_stand_in(client: TestClient)
     assert twice.status_code == 409
     back = client.post(f"/api/games/{game_id}/return", json={"token": tokens[2]})
     assert back.status_code == 200 and back.json()["seats"][2]["stand_in"] is False
+    again = client.post(f"/api/games/{game_id}/return", json={"token": tokens[2]})
+    assert again.status_code == 409 and "no stand-in" in again.json()["detail"]
 
 
 def test_a_table_nobody_plays_is_abandoned_and_leaves_the_lobby(client: TestClient) -> None:
