@@ -15,8 +15,8 @@ import machiavel
 from machiavel.core.errors import IllegalAction
 from machiavel.server.live import describe_for_all
 from support.seeds import dealt, stored_setup
+from support.waiting import STUCK
 
-STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
 STATE_KEYS = {"version", "view", "to_move", "legal_actions", "is_over", "winners"}
 EXTRA_KEYS = {
     *("id", "game", "player", "seats", "log_start", "log", "log_fr", "rated"),

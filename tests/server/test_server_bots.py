@@ -20,9 +20,9 @@ import machiavel
 from machiavel.core import registry
 from machiavel.core.contract import Game, JsonDict, Option, Setup, State
 from machiavel.core.fields import DICT, ROWS, StateFields
+from support.waiting import STUCK
 
 Client = Callable[..., AbstractContextManager[TestClient]]
-STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
 
 
 class GuessState(State):

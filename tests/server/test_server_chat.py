@@ -28,9 +28,9 @@ from machiavel.server.accounts import COOKIE, TEST_COST
 from machiavel.server.chat import ChatLimits
 from machiavel.server.live import hash_token
 from machiavel.server.storage import ActionRow, ChatMessageRow, GameRow, Repository, SeatRow
+from support.waiting import STUCK
 
 Client = Callable[..., AbstractContextManager[TestClient]]
-STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
 SITE = "http://testserver"
 PASSWORD = "correct horse"
 HTML = '<img src=x onerror=alert(1)> & <b>bold</b> "quoted" &amp;'

@@ -22,9 +22,9 @@ from machiavel.server.clocks import ClockRefused, ClockSpec, SeatClocks, iso_utc
 from machiavel.server.service import GameService
 from machiavel.server.storage import GameRow, Repository
 from support.devices import signed_up
+from support.waiting import STUCK
 
 Client = Callable[..., AbstractContextManager[TestClient]]
-STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
 T0 = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 
 

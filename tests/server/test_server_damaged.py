@@ -21,10 +21,10 @@ from machiavel.server import storage
 from machiavel.server.accounts import COOKIE, TEST_COST
 from machiavel.server.app import close_reason
 from machiavel.server.service import WS_READ_ONLY
+from support.waiting import STUCK
 
 Client = Callable[..., AbstractContextManager[TestClient]]  # the client_on fixture
 SITE = {"origin": "http://testserver"}
-STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
 DAMAGED = "this game cannot be loaded: its stored data is damaged"
 
 

@@ -49,8 +49,7 @@ from machiavel.core.contract import Setup
 from machiavel.core.errors import CorruptState
 from machiavel.server import migrations
 from machiavel.server.storage import Base, Repository, database_url
-
-STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
+from support.waiting import STUCK
 
 Client = Callable[..., AbstractContextManager[TestClient]]  # the client_on fixture
 FIXTURE = Path(__file__).with_name("djambi_rules_version_1.json")

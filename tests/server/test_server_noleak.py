@@ -24,9 +24,9 @@ from starlette.testclient import WebSocketTestSession
 import machiavel
 from machiavel.core.contract import LANGUAGES, Setup, State
 from machiavel.core.rng import Rng
+from support.waiting import STUCK
 
 Payload = dict[str, Any]
-STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
 SEAT_KEYS = {"player", "kind", "level", "name", "claimed", "reserved", "stand_in", "bot_account"}
 LOG_KEYS = {"log": "en", "log_fr": "fr"}  # the log in each language (docs/server.md)
 # Keys of a payload about the table rather than the game's state: not the oracle's.

@@ -34,8 +34,8 @@ from machiavel.server.launch import (
 )
 from machiavel.server.nginx import NGINX, start_nginx, wait_listening
 from machiavel.serving import ConnectionSettings
+from support.waiting import STUCK
 
-STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
 SLOW_CLIENTS = 600  # more than the server alone allows in this test (MAX_CONNECTIONS)
 MAX_CONNECTIONS = 40
 PARTIAL_REQUEST = b"GET /api/catalog HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "

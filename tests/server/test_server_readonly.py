@@ -25,8 +25,7 @@ from machiavel.core.contract import Setup
 from machiavel.server.live import hash_token
 from machiavel.server.service import WS_READ_ONLY
 from machiavel.server.storage import ActionRow, GameRow, Repository, SeatRow
-
-STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
+from support.waiting import STUCK
 
 Client = Callable[..., AbstractContextManager[TestClient]]  # the client_on fixture
 TYRUS = machiavel.game("tyrus")

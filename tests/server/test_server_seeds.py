@@ -15,8 +15,8 @@ from machiavel.core.rng import random_seed
 from machiavel.server.storage import MAX_SEED, GameRecord, GameRow, Repository, SeatRecord
 from support.devices import Device, signed_up
 from support.seeds import stored_record, stored_seed
+from support.waiting import STUCK
 
-STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
 BOT = {"kind": "bot", "level": "easy"}
 PEOPLE_REFUSED = (
     "a chosen seed is refused at a table with two or more people: it would tell its chooser "

@@ -45,9 +45,7 @@ from support.processes import (
     read_process,
     running,
 )
-from support.waiting import wait_until
-
-STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
+from support.waiting import STUCK, wait_until
 
 
 @dataclass

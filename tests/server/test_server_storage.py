@@ -25,9 +25,9 @@ from machiavel.server.storage import (
     StaleWrite,
     database_url,
 )
+from support.waiting import STUCK
 
 Client = Callable[..., AbstractContextManager[TestClient]]  # the client_on fixture
-STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
 
 
 def create(

@@ -29,9 +29,9 @@ from machiavel.server.storage import (
     Write,
 )
 from machiavel.server.writer import GroupWriter, WriteFailed
+from support.waiting import STUCK
 
 Client = Callable[..., AbstractContextManager[TestClient]]  # the client_on fixture
-STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
 
 
 def record(game_id: str) -> GameRecord:

@@ -11,8 +11,7 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from support.seeds import dealt
-
-STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
+from support.waiting import STUCK
 
 
 def receive(ws: WebSocketTestSession, seconds: float = STUCK) -> dict[str, Any]:

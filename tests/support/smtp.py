@@ -16,9 +16,7 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from machiavel.server.launch import free_port
-from support.waiting import wait_until
-
-STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
+from support.waiting import STUCK, wait_until
 
 
 class Collector:

@@ -18,8 +18,9 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from support.waiting import STUCK
+
 WAIT_MS = 60_000  # as conftest's PAGE_WAIT_MS: only a stuck page reaches it
-STUCK = 120.0
 # A stand-in of one second a move (hard): once both seats ran out, the bots need many
 # seconds to finish a game, far more than a click takes; the test ends the game itself.
 SLOW_STAND_IN = "hard"
