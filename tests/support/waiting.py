@@ -7,6 +7,9 @@ from collections.abc import Callable
 from typing import TypeVar
 
 STUCK = 120.0  # seconds after which a wait fails: only a stuck test gets there
+# The same bound for each Playwright wait (a page load, a bot's move, a push), in ms: a
+# starved machine (tests at nice 19 beside an arena) took over a minute to show a page.
+PAGE_WAIT_MS = int(STUCK * 1000)
 T = TypeVar("T")
 
 

@@ -42,7 +42,7 @@ from machiavel.server.launch import (
     start_server_process,
     stop_server_process,
 )
-from support.waiting import STUCK
+from support.waiting import PAGE_WAIT_MS, STUCK
 
 CHROMIUM = os.environ.get("MACHIAVEL_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -59,9 +59,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 390, "height": 844}
-# Playwright's bound on each wait (a page load, a bot's move, a push): the bound of every
-# other wait, as a starved machine took over a minute to show a page (beside an arena).
-PAGE_WAIT_MS = int(STUCK * 1000)
 
 
 @dataclass

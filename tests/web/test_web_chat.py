@@ -6,7 +6,7 @@ a spectator reads the players and writes in the spectators' channel, which the p
 read only once the game is over; the replay shows the messages written up to each step;
 one player plays again, the other joins from the pushed button, seats rotated.
 
-Every wait is on what the page shows, bounded (WAIT_MS); none stands in for a condition.
+Every wait is on what the page shows, bounded (PAGE_WAIT_MS); none stands in for a condition.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-WAIT_MS = 60_000  # as conftest's PAGE_WAIT_MS: only a stuck page reaches it
+from support.waiting import PAGE_WAIT_MS
+
 HTML = '<img src=x onerror="window.pwned = 1"> <b>bold</b> & &amp;'
 SPECTATOR_CHANNEL = '#chat .chat-message[data-channel="spectators"]'
 
@@ -47,7 +48,7 @@ def say(page: Page, text: str) -> None:
     """Write a message and wait until it came back from the server (the box empties)."""
     page.fill("#chat-text", text)
     page.press("#chat-text", "Enter")
-    expect(page.locator("#chat-text")).to_have_value("", timeout=WAIT_MS)
+    expect(page.locator("#chat-text")).to_have_value("", timeout=PAGE_WAIT_MS)
 
 
 def shown(page: Page, text: str) -> None:

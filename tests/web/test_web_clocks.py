@@ -5,7 +5,7 @@ the stand-in banner (after a reload too) and takes the seat back; a live clock m
 lobby's form counts down on the page; leaving a game of two resigns it, shown on both pages
 (one in French); durations and the table's notices read well in both languages.
 
-Every wait is on what the page shows, bounded (WAIT_MS or STUCK); none stands in for a
+Every wait is on what the page shows, bounded (PAGE_WAIT_MS or STUCK); none stands in for a
 condition, and nothing asserts how long anything took.
 """
 
@@ -18,9 +18,8 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from support.waiting import STUCK
+from support.waiting import PAGE_WAIT_MS, STUCK
 
-WAIT_MS = 60_000  # as conftest's PAGE_WAIT_MS: only a stuck page reaches it
 # A stand-in of one second a move (hard): once both seats ran out, the bots need many
 # seconds to finish a game, far more than a click takes; the test ends the game itself.
 SLOW_STAND_IN = "hard"
@@ -83,7 +82,7 @@ def test_a_seat_out_of_time_is_stood_in_and_taken_back(
         mover.click(".all-actions summary")
         mover.locator(".all-actions button[data-action]").first.click()
         banner = waiter.locator("#stand-in-banner")
-        expect(banner).to_contain_text("A hard bot plays your seat", timeout=WAIT_MS)
+        expect(banner).to_contain_text("A hard bot plays your seat", timeout=PAGE_WAIT_MS)
         name = ["Ada", "Bo"][other]
         expect(mover.locator(f'.stand-in-tag[data-player="{other}"]')).to_have_text(
             f"a hard bot plays for {name}"

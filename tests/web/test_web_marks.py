@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-WAIT_MS = 60_000  # as conftest's PAGE_WAIT_MS: only a stuck page reaches it
 MAX_ACTIONS = 5000  # a game driven through the API that has not ended by then never will
 SEAT_MENTION = re.compile(r"\b(?:player|joueur) \d+\b", re.IGNORECASE)
 

@@ -3,7 +3,7 @@ is doing survives pushes; keyboard players keep their place on the board; a phon
 never scrolls sideways.
 
 Pushes here are moves made through the API and the bots' answers to them. Every wait is on
-what the page shows, bounded (WAIT_MS); none stands in for a condition.
+what the page shows, bounded (PAGE_WAIT_MS); none stands in for a condition.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-WAIT_MS = 60_000  # as conftest's PAGE_WAIT_MS: only a stuck page reaches it
+from support.waiting import PAGE_WAIT_MS
+
 PHONE = {"width": 390, "height": 844}
 EASY_BOT = {"kind": "bot", "level": "easy"}
 IN_BOARD = "!!document.activeElement && !!document.activeElement.closest('.board-area')"
@@ -28,13 +29,13 @@ def open_game(page: Page, server: Any, game_id: str, token: str) -> None:
 
 
 def shows_version(page: Page, version: int) -> None:
-    page.wait_for_selector(f'.game-page[data-version="{version}"]', timeout=WAIT_MS)
+    page.wait_for_selector(f'.game-page[data-version="{version}"]', timeout=PAGE_WAIT_MS)
 
 
 def settled_version(server: Any, game_id: str) -> int:
     """The version once the bots have answered: the game waits for a person (or is over).
     Asked again until then; only a stuck server reaches the bound."""
-    deadline = time.monotonic() + WAIT_MS / 1000
+    deadline = time.monotonic() + PAGE_WAIT_MS / 1000
     while time.monotonic() < deadline:
         state = server.state(game_id)
         people = {s["player"] for s in state["seats"] if s["kind"] == "human"}
