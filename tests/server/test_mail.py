@@ -30,7 +30,8 @@ from machiavel.server.mail import (
     read_unsubscribe_token,
     unsubscribe_token,
 )
-from support.smtp import STUCK, Collector, Servers, smtp_servers
+from support.smtp import Collector, Servers, smtp_servers
+from support.waiting import STUCK
 
 SENDER = "Machiavel <notify@machiavel.test>"
 TO = "ada@example.org"
