@@ -181,7 +181,7 @@ def test_every_payload_carries_the_clocks(client: TestClient) -> None:
     assert look(client, create(client)["id"])["clocks"] is None  # no clock by default
 
 
-def test_a_seat_out_of_time_is_played_by_a_stand_in_and_taken_back(
+def test_a_seat_out_of_time_passes_to_a_stand_in_and_is_taken_back(
     client_on: Client, any_database_url: str, bot_gate: Any
 ) -> None:
     # The stand-in's move is held (the gate): the game then stands still however slowly

@@ -96,7 +96,7 @@ def check_operation(operation: Any, mode: schemathesis.GenerationMode) -> None:
     )
     def answers_as_documented(case: Any) -> None:
         # Schemathesis gives up on an answer after 10 s, which a starved machine can take
-        # (seen beside two arenas): only a stuck request may fail the test.
+        # (seen beside an arena): only a stuck request may fail the test.
         case.call_and_validate(checks=CHECKS, timeout=STUCK)
 
     answers_as_documented()
