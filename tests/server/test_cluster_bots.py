@@ -42,11 +42,12 @@ from machiavel.server.botqueue import (
 )
 from machiavel.server.cluster import ClusterSettings
 from machiavel.server.quotas import TableLimits
-from support.waiting import wait_until
+from support.waiting import STUCK, wait_until
 
 REDIS_URL = os.environ.get("MACHIAVEL_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 SITE = "http://testserver"
 SOURCE = str(Path(machiavel.__file__).resolve().parents[1])  # src/, for the subprocesses
+HELD_FORKSERVER = str(Path(__file__).resolve().parents[1] / "support" / "held_forkserver")
 FIRST_MOVER_SEED = 1  # Tyrus with this seed: player 1 moves first
 QUICK_BOTS = {"hard": {"seconds": None, "iterations": 30}}  # hard, in the slow lane, quick
 ENDLESS_HARD = {"hard": {"seconds": 3600.0}}  # a search that holds its worker all the test
@@ -84,7 +85,11 @@ class Nodes:
         self.started: list[subprocess.Popen[bytes]] = []
         self.family: set[int] = set()  # every process seen under a node
 
-    def start(self, database: str, workers: int = 2) -> subprocess.Popen[bytes]:
+    def start(
+        self, database: str, workers: int = 2, hold_forkserver: Path | None = None
+    ) -> subprocess.Popen[bytes]:
+        """A node; with ``hold_forkserver``, its forkserver waits at start until that
+        file exists (``support/held_forkserver``), so its workers do not come up."""
         out = (self.logs / f"node-{len(self.started)}.txt").open("wb")
         command = [
             sys.executable,
@@ -100,8 +105,12 @@ class Nodes:
             "--prefix",
             self.keys.prefix,
         ]
-        path = os.pathsep.join(filter(None, [SOURCE, os.environ.get("PYTHONPATH")]))
-        environment = {**os.environ, "PYTHONPATH": path}
+        paths = [SOURCE, os.environ.get("PYTHONPATH")]
+        environment = dict(os.environ)
+        if hold_forkserver is not None:
+            paths.insert(0, HELD_FORKSERVER)
+            environment["MACHIAVEL_TEST_HOLD_FORKSERVER"] = str(hold_forkserver)
+        environment["PYTHONPATH"] = os.pathsep.join(filter(None, paths))
         node = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=environment)
         out.close()
         self.started.append(node)
@@ -257,6 +266,27 @@ def test_a_bot_game_plays_to_its_end_through_the_queue(
     assert node.wait(timeout=60) == 0
     wait_until(lambda: not any(alive(pid) for pid in workers), "the node's workers to end")
     assert not redis_client.exists(nodes.keys.alive(nodes.name(node)))
+
+
+def test_a_node_stopped_while_its_workers_start_ends_at_once(
+    nodes: Nodes, redis_client: redis.Redis, sqlite_url: str, tmp_path: Path
+) -> None:
+    """SIGTERM while the worker pool starts (its forkserver held, as one importing the
+    engines on a full machine): the node ends without waiting for the pool, and the
+    forkserver ends once it is let go."""
+    release = tmp_path / "release-forkserver"
+    node = nodes.start(sqlite_url, hold_forkserver=release)
+    wait_until(Path(f"{release}.held").exists, "the node's forkserver to start")
+    forkservers = nodes.note_family(node)
+    assert redis_client.exists(nodes.keys.alive(nodes.name(node)))  # it beats already
+    node.send_signal(signal.SIGTERM)
+    try:
+        assert node.wait(timeout=STUCK) == 0, nodes.output(node)
+    finally:
+        release.touch()
+    assert "serving the bot queue" not in nodes.output(node)
+    assert not redis_client.exists(nodes.keys.alive(nodes.name(node)))
+    wait_until(lambda: not any(alive(pid) for pid in forkservers), "the forkserver to end")
 
 
 def test_the_job_of_a_killed_node_is_answered_by_another(

@@ -15,6 +15,7 @@ move, and no move waits for the longest search to find out).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import signal
@@ -25,7 +26,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 import redis
 from prometheus_client import start_http_server
@@ -71,6 +72,8 @@ ALIVE_SECONDS = 5.0  # a node silent this long is dead: its jobs go to the other
 POLL_SECONDS = 1.0  # a node looks at the queue at least this often (missed notices)
 RETRY_SECONDS = 1.0  # between two tries while Redis cannot be reached
 KEPT_REPLAYS = 64  # games a worker process keeps replayed, to replay only new actions
+
+T = TypeVar("T")
 
 
 # ---- in a worker process ---------------------------------------------------------------
@@ -161,6 +164,51 @@ def started_pool(workers: int) -> ProcessPoolExecutor:
     pool = process_pool(workers, start_worker)
     list(pool.map(_ready, range(workers)))
     return pool
+
+
+def kill_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool's workers now, searches and all (their jobs go back to the queue)."""
+    processes = list(getattr(pool, "_processes", {}).values())  # no public way in 3.11
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.kill()
+    for process in processes:
+        process.join()
+
+
+async def in_daemon_thread(work: Callable[[], T], abandoned: Callable[[T], None]) -> T:
+    """``work()`` in a daemon thread of its own; a result nobody awaits any more (the
+    caller was cancelled, or the loop is closed) goes to ``abandoned``.
+
+    Not ``asyncio.to_thread``: the process waits for the threads of the loop's pool when
+    it ends, so a node stopped (SIGTERM) while its workers start would not end before
+    they are up, a minute on a busy machine where the forkserver imports the engines."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+
+    def settle(outcome: tuple[T] | BaseException) -> None:  # in the loop
+        if future.cancelled():
+            if isinstance(outcome, tuple):
+                abandoned(outcome[0])
+        elif isinstance(outcome, tuple):
+            future.set_result(outcome[0])
+        else:
+            future.set_exception(outcome)
+
+    def run() -> None:  # in the thread
+        outcome: tuple[T] | BaseException
+        try:
+            outcome = (work(),)
+        except BaseException as error:  # told to the loop, whatever it is
+            outcome = error
+        try:
+            loop.call_soon_threadsafe(settle, outcome)
+        except RuntimeError:  # the loop is closed: nobody waits any more
+            if isinstance(outcome, tuple):
+                abandoned(outcome[0])
+
+    threading.Thread(target=run, name="start-workers", daemon=True).start()
+    return await future
 
 
 def _ready(_: int) -> int:
@@ -254,7 +302,8 @@ class BotNode:
         heartbeat.start()
         helpers = [asyncio.create_task(self._listen())]
         try:
-            await self._workers()  # started before the first job: it does not wait for them
+            if not await self._started(stop):  # before the first job, which does not wait
+                return
             if serving is not None:
                 serving()
             while not stop.is_set():
@@ -357,25 +406,30 @@ class BotNode:
                 self._report(error)
                 await asyncio.sleep(RETRY_SECONDS)
 
+    async def _started(self, stop: asyncio.Event) -> bool:
+        """Start the workers; False if ``stop`` came first (the node then ends at once,
+        and a pool that comes up later is stopped as it does)."""
+        starting = asyncio.ensure_future(self._workers())
+        await _first_of(starting, stop.wait(), timeout=None)
+        if starting.cancelled():
+            return False
+        starting.result()  # raises what starting them raised
+        return True
+
     async def _workers(self) -> Executor:
         """The worker processes, started if need be in a thread: starting them takes
         seconds on a busy machine, which the event loop does not wait for."""
         async with self._starting:
             if self._pool is None:
-                self._pool = await asyncio.to_thread(started_pool, self.workers)
+                work = functools.partial(started_pool, self.workers)
+                self._pool = await in_daemon_thread(work, kill_pool)
         return self._pool
 
     def _end_workers(self) -> None:
         """Stop the workers now, searches and all (their jobs go back to the queue)."""
         pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        processes = list(getattr(pool, "_processes", {}).values())  # no public way in 3.11
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.kill()
-        for process in processes:
-            process.join()
+        if pool is not None:
+            kill_pool(pool)
 
     # ---- notices ------------------------------------------------------------------------
     async def _listen(self) -> None:
@@ -404,8 +458,9 @@ class BotNode:
             logger.warning("the bot queue (Redis) is reachable again")
 
 
-async def _first_of(*waits: Awaitable[Any], timeout: float) -> None:
-    """Return once any of the awaitables is done, or after ``timeout``."""
+async def _first_of(*waits: Awaitable[Any], timeout: float | None) -> None:
+    """Return once any of the awaitables is done, or after ``timeout`` (None: no bound);
+    the others are cancelled."""
     tasks = [asyncio.ensure_future(wait) for wait in waits]
     try:
         await asyncio.wait(tasks, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
