@@ -251,6 +251,42 @@ def test_a_killed_server_loses_nothing_and_doubles_nothing(tmp_path: Path) -> No
     assert len(ada.accepted) == 27
 
 
+HELD_FORKSERVER = Path(__file__).resolve().parents[1] / "support" / "held_forkserver"
+BOT_FIRST_SEED = 1  # Tyrus with this seed: player 1 (the bot here) moves first
+
+
+def test_the_server_answers_while_its_bot_workers_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first bot move starts the worker pool, whose forkserver imports the engines
+    first (a second; a minute on a full machine). It is held here for as long as the test
+    likes (``support/held_forkserver``): meanwhile the server still answers, and once it
+    is let go, the bot moves."""
+    release = tmp_path / "release-forkserver"
+    paths = [str(HELD_FORKSERVER), os.environ.get("PYTHONPATH")]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, paths)))
+    monkeypatch.setenv("MACHIAVEL_TEST_HOLD_FORKSERVER", str(release))
+    database = f"sqlite:///{tmp_path / 'served.db'}"
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "easy"}]
+    body = {"game": "tyrus", "seed": BOT_FIRST_SEED, "seats": seats}
+    try:
+        with (
+            server(database, tmp_path) as served,
+            httpx2.Client(base_url=served.base, timeout=STUCK) as client,
+        ):
+            created = client.post("/api/games", json=body)
+            assert created.status_code == 201, created.text
+            game = f"/api/games/{created.json()['id']}"
+            wait_until(Path(f"{release}.held").exists, "the bot workers' forkserver to start")
+            while_held = client.get(game)  # the event loop is not waiting for the pool
+            assert while_held.status_code == 200, while_held.text
+            assert while_held.json()["version"] == 0
+            release.touch()
+            wait_until(lambda: client.get(game).json()["version"] == 1, "the bot's move")
+    finally:
+        release.touch()
+
+
 def group_running(group: int) -> list[int]:
     return [p.pid for p in processes().values() if p.group == group and p.state not in "ZX"]
 

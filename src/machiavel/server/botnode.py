@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import os
 import signal
 import sys
 import threading
@@ -26,7 +25,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from typing import Any
 
 import redis
 from prometheus_client import start_http_server
@@ -57,7 +56,9 @@ from machiavel.server.bots import (
     default_workers,
     end_with_server,
     fallback_move,
-    process_pool,
+    in_daemon_thread,
+    kill_pool,
+    started_workers,
 )
 from machiavel.server.cluster import process_name
 from machiavel.server.damage import DamagedGame
@@ -72,8 +73,6 @@ ALIVE_SECONDS = 5.0  # a node silent this long is dead: its jobs go to the other
 POLL_SECONDS = 1.0  # a node looks at the queue at least this often (missed notices)
 RETRY_SECONDS = 1.0  # between two tries while Redis cannot be reached
 KEPT_REPLAYS = 64  # games a worker process keeps replayed, to replay only new actions
-
-T = TypeVar("T")
 
 
 # ---- in a worker process ---------------------------------------------------------------
@@ -160,59 +159,8 @@ def _same_decision(state: State, later: Sequence[tuple[int, str]], player: int) 
 
 
 def started_pool(workers: int) -> ProcessPoolExecutor:
-    """A node's pool of workers, every process started (``_ready`` once in each)."""
-    pool = process_pool(workers, start_worker)
-    list(pool.map(_ready, range(workers)))
-    return pool
-
-
-def kill_pool(pool: ProcessPoolExecutor) -> None:
-    """Stop a pool's workers now, searches and all (their jobs go back to the queue)."""
-    processes = list(getattr(pool, "_processes", {}).values())  # no public way in 3.11
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.kill()
-    for process in processes:
-        process.join()
-
-
-async def in_daemon_thread(work: Callable[[], T], abandoned: Callable[[T], None]) -> T:
-    """``work()`` in a daemon thread of its own; a result nobody awaits any more (the
-    caller was cancelled, or the loop is closed) goes to ``abandoned``.
-
-    Not ``asyncio.to_thread``: the process waits for the threads of the loop's pool when
-    it ends, so a node stopped (SIGTERM) while its workers start would not end before
-    they are up, a minute on a busy machine where the forkserver imports the engines."""
-    loop = asyncio.get_running_loop()
-    future: asyncio.Future[T] = loop.create_future()
-
-    def settle(outcome: tuple[T] | BaseException) -> None:  # in the loop
-        if future.cancelled():
-            if isinstance(outcome, tuple):
-                abandoned(outcome[0])
-        elif isinstance(outcome, tuple):
-            future.set_result(outcome[0])
-        else:
-            future.set_exception(outcome)
-
-    def run() -> None:  # in the thread
-        outcome: tuple[T] | BaseException
-        try:
-            outcome = (work(),)
-        except BaseException as error:  # told to the loop, whatever it is
-            outcome = error
-        try:
-            loop.call_soon_threadsafe(settle, outcome)
-        except RuntimeError:  # the loop is closed: nobody waits any more
-            if isinstance(outcome, tuple):
-                abandoned(outcome[0])
-
-    threading.Thread(target=run, name="start-workers", daemon=True).start()
-    return await future
-
-
-def _ready(_: int) -> int:
-    return os.getpid()
+    """A node's pool of workers, every process started."""
+    return started_workers(workers, start_worker)
 
 
 # ---- the node --------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import functools
 import logging
 import multiprocessing
 import os
@@ -29,7 +30,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import suppress
 from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from machiavel.bots import bot
 from machiavel.bots.random_bot import RandomBot
@@ -40,6 +41,7 @@ from machiavel.server import metrics
 logger = logging.getLogger("machiavel.server")
 
 _MASK64 = (1 << 64) - 1
+T = TypeVar("T")
 
 
 def move_seed(game_seed: int, player: int, version: int) -> int:
@@ -78,6 +80,66 @@ def process_pool(
     return ProcessPoolExecutor(
         workers, mp_context=context, initializer=initializer or end_with_server
     )
+
+
+def started_workers(
+    workers: int, initializer: Callable[[], None] | None = None
+) -> ProcessPoolExecutor:
+    """``process_pool`` with every process started (``_ready`` once in each). Its first
+    process waits for the forkserver to import the engines (about a second; a minute on
+    a full machine): run it off the event loop (``in_daemon_thread``)."""
+    pool = process_pool(workers, initializer)
+    list(pool.map(_ready, range(workers)))
+    return pool
+
+
+def _ready(_: int) -> int:
+    return os.getpid()
+
+
+def kill_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool's workers now, searches and all (their jobs go back to the queue)."""
+    processes = list(getattr(pool, "_processes", {}).values())  # no public way in 3.11
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.kill()
+    for process in processes:
+        process.join()
+
+
+async def in_daemon_thread(work: Callable[[], T], abandoned: Callable[[T], None]) -> T:
+    """``work()`` in a daemon thread of its own; a result nobody awaits any more (the
+    caller was cancelled, or the loop is closed) goes to ``abandoned``.
+
+    Not ``asyncio.to_thread``: the process waits for the threads of the loop's pool when
+    it ends, so a node stopped (SIGTERM) while its workers start would not end before
+    they are up, a minute on a busy machine where the forkserver imports the engines."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+
+    def settle(outcome: tuple[T] | BaseException) -> None:  # in the loop
+        if future.cancelled():
+            if isinstance(outcome, tuple):
+                abandoned(outcome[0])
+        elif isinstance(outcome, tuple):
+            future.set_result(outcome[0])
+        else:
+            future.set_exception(outcome)
+
+    def run() -> None:  # in the thread
+        outcome: tuple[T] | BaseException
+        try:
+            outcome = (work(),)
+        except BaseException as error:  # told to the loop, whatever it is
+            outcome = error
+        try:
+            loop.call_soon_threadsafe(settle, outcome)
+        except RuntimeError:  # the loop is closed: nobody waits any more
+            if isinstance(outcome, tuple):
+                abandoned(outcome[0])
+
+    threading.Thread(target=run, name="start-workers", daemon=True).start()
+    return await future
 
 
 def end_with_server() -> None:
@@ -226,10 +288,15 @@ class PoolMoves:
         # find free: they never wait behind a search.
         self.slow = FairSlots(self._workers - 1)
         self._free_workers = asyncio.Semaphore(self._workers)  # see _compute
+        self._starting = asyncio.Lock()  # one start of the pool at a time
 
-    def _pool(self) -> Executor:
-        if self._executor is None:
-            self._executor = process_pool(self._workers)
+    async def _pool(self) -> Executor:
+        """The pool, its workers started off the event loop: starting the first one waits
+        for the forkserver, and every game's sockets would wait with it."""
+        async with self._starting:
+            if self._executor is None:
+                work = functools.partial(started_workers, self._workers)
+                self._executor = await in_daemon_thread(work, kill_pool)
         return self._executor
 
     async def compute(self, request: MoveRequest) -> str | None:
@@ -260,13 +327,13 @@ class PoolMoves:
         worker goes on with a move already started."""
         loop = asyncio.get_running_loop()
         await self._free_workers.acquire()
-        waiting.taken()
         arguments = (request.level, request.seed, request.seat, request.params)
         try:
-            future = self._pool().submit(choose_move, *arguments)
+            future = (await self._pool()).submit(choose_move, *arguments)
         except BaseException:
             self._free_workers.release()
             raise
+        waiting.taken()
         future.add_done_callback(lambda _: _soon(loop, self._free_workers.release))
         action: str = await asyncio.wrap_future(future, loop=loop)
         return action
