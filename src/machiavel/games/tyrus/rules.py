@@ -41,7 +41,6 @@ DECK = tuple(kind for kind in KINDS for _ in range(3))  # T3: 3 cards of each ki
 MOVER = ((0,), (1,))
 # Building index -> (owner, kind): buildings 0-2 are player 0's citadel, market, temple.
 BUILDING_HEADS = tuple((index // 3, KINDS[index % 3]) for index in range(6))
-ELECTION_NUMBERS = range(1, len(DECK) + 2)  # to_move while player 0 or player 1 is to place a tile
 STREAK_TO_WIN = 3  # T8
 WINS_TO_WIN = 5  # T8
 
@@ -496,16 +495,18 @@ class TyrusState(State):
         election = len(turned)
         first = self.first_player
         buildings = self.buildings
+        # Indexed rather than zipped: mypyc calls zip(..., strict=...) as a Python
+        # function with a keyword, which cost a tenth of a view.
         building_views = [  # T9: a placed tile is face up for its placer only
             {
-                "owner": owner,
-                "kind": kind,
+                "owner": BUILDING_HEADS[index][0],
+                "kind": BUILDING_HEADS[index][1],
                 "tiles": [
                     {"player": placer, "tile": tile if placer == player else None}
-                    for placer, tile in placed
+                    for placer, tile in buildings[index]
                 ],
             }
-            for (owner, kind), placed in zip(BUILDING_HEADS, buildings, strict=True)
+            for index in range(6)
         ]
         tallies = self._tally_views_now()
         view: JsonDict = {
@@ -522,8 +523,8 @@ class TyrusState(State):
                 "temple": deck.count("temple"),
             },
             "results": [
-                {"election": number, "kind": kind, "winner": winner}
-                for number, kind, winner in zip(ELECTION_NUMBERS, turned, results, strict=False)
+                {"election": index + 1, "kind": turned[index], "winner": results[index]}
+                for index in range(len(results))
             ],
             "elections_won": [results.count(0), results.count(1)],
             "buildings": building_views,
