@@ -288,16 +288,22 @@ class PoolMoves:
         # find free: they never wait behind a search.
         self.slow = FairSlots(self._workers - 1)
         self._free_workers = asyncio.Semaphore(self._workers)  # see _compute
-        self._starting = asyncio.Lock()  # one start of the pool at a time
+        self._starting: asyncio.Future[None] | None = None  # the pool's start, once begun
 
     async def _pool(self) -> Executor:
         """The pool, its workers started off the event loop: starting the first one waits
-        for the forkserver, and every game's sockets would wait with it."""
-        async with self._starting:
-            if self._executor is None:
-                work = functools.partial(started_workers, self._workers)
-                self._executor = await in_daemon_thread(work, kill_pool)
+        for the forkserver, and every game's sockets would wait with it. The start goes on
+        when the move that began it is cancelled (its game moved on): the next one needs
+        the pool too."""
+        while self._executor is None:
+            if self._starting is None or self._starting.done():
+                self._starting = asyncio.ensure_future(self._start_pool())
+            await asyncio.shield(self._starting)
         return self._executor
+
+    async def _start_pool(self) -> None:
+        work = functools.partial(started_workers, self._workers)
+        self._executor = await in_daemon_thread(work, kill_pool)
 
     async def compute(self, request: MoveRequest) -> str | None:
         waiting = metrics.WaitingBotMove(time.monotonic())
@@ -344,6 +350,8 @@ class PoolMoves:
             self._executor = None
 
     async def close(self) -> None:
+        if self._starting is not None:  # a pool still starting is ended once it is up
+            self._starting.cancel()
         self._reset_pool()
 
 
