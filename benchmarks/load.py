@@ -21,6 +21,10 @@ machine's load are printed too. The figure to compare is the server's CPU per ac
 (user and system): it moves least with whatever else runs. ``--server-cpu 0 --client-cpu
 1`` puts the server and the load generator on a core each (as boardgame.io's harness
 does: ``benchmarks/versus_boardgameio.py`` runs both); ``--json FILE`` keeps the figures.
+``--callgrind FILE`` runs the server under valgrind's callgrind and counts its instructions
+over the measured window only (``FILE.1``, for ``callgrind_annotate``): a profile of the
+whole server that does not move with what else the machine runs (its speed then means
+nothing).
 Figures and how they were taken: docs/server.md, "Load benchmark".
 """
 
@@ -63,6 +67,8 @@ WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455's, for the opening 
 STOP_TIMEOUT = 15.0  # seconds for the clients and then the server to stop
 CREATE_AT_ONCE = 16  # games being created at the same time
 GC_THRESHOLDS = (20_000, 20, 20)  # as the server's (machiavel.server.run)
+CALLGRIND_SLOWER = 20.0  # how much longer the server may take to start under callgrind
+QUIET: dict[str, Any] = {"check": True, "capture_output": True}
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -140,11 +146,16 @@ def self_cpu() -> float:
 
 
 # ---- the server -------------------------------------------------------------------
-def start_server(database: str, port: int, log: Path, games: int) -> subprocess.Popen[bytes]:
+def start_server(
+    database: str, port: int, log: Path, games: int, callgrind: str | None = None
+) -> subprocess.Popen[bytes]:
     # Room for every socket, a finished game's beside its replacement's, and the HTTP
     # connections: the server's default (1,000) answers 503 past it, at 500 games.
     room = max(1000, 4 * games + 2 * CREATE_AT_ONCE)
     command = [*serve_command(database, port), "--no-limits", "--max-connections", str(room)]
+    if callgrind is not None:  # counting from the measured window's start only
+        tool = ["valgrind", "--tool=callgrind", "--instr-atstart=no"]
+        command = [*tool, f"--callgrind-out-file={callgrind}", *command]
     with log.open("wb") as out:
         return start_server_process(command, out)
 
@@ -153,8 +164,10 @@ def stop_server(process: subprocess.Popen[bytes]) -> None:
     stop_server_process(process, STOP_TIMEOUT)  # SIGINT, Uvicorn's graceful stop, first
 
 
-async def wait_ready(http: httpx2.AsyncClient, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + READY_TIMEOUT
+async def wait_ready(
+    http: httpx2.AsyncClient, process: subprocess.Popen[bytes], seconds: float = READY_TIMEOUT
+) -> None:
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise SystemExit(f"the server stopped at start (exit code {process.returncode})")
@@ -496,16 +509,17 @@ def percentile(sorted_values: Sequence[float], fraction: float) -> float:
 
 
 async def drive(
-    settings: Settings, port: int, server_pids: list[int]
+    settings: Settings, port: int, server_pids: list[int], counting: Counting | None = None
 ) -> tuple[Bench, dict[str, Any]]:
     """Create the games, play them, measure the window; returns the figures."""
     bench = Bench(settings, port)
+    setup_seconds = SETUP_TIMEOUT * (CALLGRIND_SLOWER if counting else 1.0)
     limits = httpx2.Limits(max_connections=CREATE_AT_ONCE, max_keepalive_connections=CREATE_AT_ONCE)
     base = f"http://127.0.0.1:{port}"
     async with httpx2.AsyncClient(base_url=base, limits=limits, timeout=60.0) as http:
         slots: list[asyncio.Task[None]] = []
         ready: list[asyncio.Event] = []
-        setup_deadline = time.monotonic() + SETUP_TIMEOUT
+        setup_deadline = time.monotonic() + setup_seconds
         for _ in range(settings.games):
             event = asyncio.Event()
             ready.append(event)
@@ -518,17 +532,36 @@ async def drive(
                 bench.stop.set()
                 raise SystemExit("could not open every game in time") from None
         await asyncio.sleep(settings.warmup)
+        if counting is not None:
+            counting.switch("on")
         window = measure_start(server_pids)
         bench.window_start = window["at"]
         with_cap = asyncio.create_task(bench.stop.wait())
         await asyncio.wait([with_cap], timeout=settings.seconds)
         bench.window_end = time.perf_counter()
         figures = measure_end(window, server_pids)
+        if counting is not None:
+            counting.dump()
         bench.stop.set()
         for task in slots:
             task.cancel()
         await asyncio.wait(slots, timeout=STOP_TIMEOUT)
     return bench, figures
+
+
+class Counting:
+    """callgrind's counting in the server, switched with ``callgrind_control``: on at the
+    measured window's start, its counts written (a file ending in ``.1``) at its end."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+
+    def switch(self, state: str) -> None:
+        subprocess.run(["callgrind_control", "-i", state, str(self.pid)], **QUIET)
+
+    def dump(self) -> None:
+        subprocess.run(["callgrind_control", "-d", str(self.pid)], **QUIET)
+        self.switch("off")
 
 
 def measure_start(server_pids: list[int]) -> dict[str, float]:
@@ -652,6 +685,7 @@ class Where:
     json_out: str | None = None
     nodes: int = 0  # 0: one `machiavel serve`; else `machiavel cluster --nodes N`
     redis_url: str = "redis://127.0.0.1:6379/0"
+    callgrind: str | None = None  # the server under callgrind, its counts written here
 
 
 def summary(settings: Settings, database: str, bench: Bench, figures: dict[str, Any]) -> JsonDict:
@@ -692,21 +726,23 @@ def run(settings: Settings, where: Where) -> int:
         if where.nodes:
             server = start_cluster(url, port, log, where.nodes, where.redis_url)
         else:
-            server = start_server(url, port, log, settings.games)
+            server = start_server(url, port, log, settings.games, where.callgrind)
         try:
             base = f"http://127.0.0.1:{port}"
             with asyncio.Runner(loop_factory=loop_factory()) as runner:
                 if where.nodes:
                     wait_for_cluster(server, log)
                 else:
-                    runner.run(_ready(base, server))
+                    slower = CALLGRIND_SLOWER if where.callgrind else 1.0
+                    runner.run(_ready(base, server, READY_TIMEOUT * slower))
                 pids = descendants(server.pid) if where.nodes else [server.pid]
                 if where.server_cpu is not None:
                     for pid in pids:
                         pin(pid, where.server_cpu)
                 started = load_average()
                 idle_rss = sum(process_rss(pid) for pid in pids)
-                bench, figures = runner.run(drive(settings, port, pids))
+                counting = Counting(server.pid) if where.callgrind else None
+                bench, figures = runner.run(drive(settings, port, pids, counting))
         finally:
             stop_server(server)
             text = log.read_text(errors="replace")
@@ -768,9 +804,9 @@ def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
     return uvloop.new_event_loop
 
 
-async def _ready(base: str, server: subprocess.Popen[bytes]) -> None:
+async def _ready(base: str, server: subprocess.Popen[bytes], seconds: float) -> None:
     async with httpx2.AsyncClient(base_url=base, timeout=5.0) as http:
-        await wait_ready(http, server)
+        await wait_ready(http, server, seconds)
 
 
 def parse(argv: Sequence[str] | None) -> tuple[Settings, Where]:
@@ -809,6 +845,12 @@ def parse(argv: Sequence[str] | None) -> tuple[Settings, Where]:
         "(needs --database on PostgreSQL and Redis; default 0: one `machiavel serve`)",
     )
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0", help="with --nodes")
+    parser.add_argument(
+        "--callgrind",
+        metavar="FILE",
+        help="run the server under valgrind's callgrind, counting instructions over the "
+        "measured window only (FILE.1; about 50 times slower: a profile, not a speed)",
+    )
     args = parser.parse_args(argv)
     if args.nodes and not (args.database or "").startswith("postgresql"):
         parser.error("--nodes needs --database on PostgreSQL (a cluster cannot share SQLite)")
@@ -830,7 +872,10 @@ def parse(argv: Sequence[str] | None) -> tuple[Settings, Where]:
         args.json,
         args.nodes,
         args.redis_url,
+        args.callgrind,
     )
+    if args.callgrind and args.nodes:
+        parser.error("--callgrind profiles one `machiavel serve`, not a cluster")
     return settings, where
 
 

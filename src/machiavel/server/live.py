@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from mypy_extensions import mypyc_attr
+
 from machiavel.core.contract import LANGUAGES, Game, JsonDict, Setup, State
 from machiavel.core.errors import CorruptState, IllegalAction, InvalidSetup
 from machiavel.core.narration import Told, describe_all, narrate
@@ -59,6 +61,8 @@ def describe_for_all(state: State, player: int, action: str) -> Told:
     return Told.of(describe_all(state, player, action))
 
 
+# The cluster's RemoteConnection (remote.py, interpreted) extends it.
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(eq=False)
 class Connection:
     """One WebSocket watching a game, with the queue of texts its sender task writes out
