@@ -67,6 +67,10 @@ WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455's, for the opening 
 STOP_TIMEOUT = 15.0  # seconds for the clients and then the server to stop
 CREATE_AT_ONCE = 16  # games being created at the same time
 GC_THRESHOLDS = (20_000, 20, 20)  # as the server's (machiavel.server.run)
+# An idle HTTP connection is dropped before the server's keep-alive timeout (5 s) ends it:
+# a request sent on one the server is closing fails (httpx ReadError, seen on a starved
+# machine, where a game can last longer than that).
+KEEP_ALIVE_EXPIRY = 2.0
 CALLGRIND_SLOWER = 20.0  # how much longer the server may take to start under callgrind
 QUIET: dict[str, Any] = {"check": True, "capture_output": True}
 TICK = os.sysconf("SC_CLK_TCK")
@@ -514,7 +518,11 @@ async def drive(
     """Create the games, play them, measure the window; returns the figures."""
     bench = Bench(settings, port)
     setup_seconds = SETUP_TIMEOUT * (CALLGRIND_SLOWER if counting else 1.0)
-    limits = httpx2.Limits(max_connections=CREATE_AT_ONCE, max_keepalive_connections=CREATE_AT_ONCE)
+    limits = httpx2.Limits(
+        max_connections=CREATE_AT_ONCE,
+        max_keepalive_connections=CREATE_AT_ONCE,
+        keepalive_expiry=KEEP_ALIVE_EXPIRY,
+    )
     base = f"http://127.0.0.1:{port}"
     async with httpx2.AsyncClient(base_url=base, limits=limits, timeout=60.0) as http:
         slots: list[asyncio.Task[None]] = []
