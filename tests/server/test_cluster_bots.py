@@ -42,12 +42,12 @@ from machiavel.server.botqueue import (
 )
 from machiavel.server.cluster import ClusterSettings
 from machiavel.server.quotas import TableLimits
+from support.forkserver import held, held_forkserver_environment
 from support.waiting import STUCK, wait_until
 
 REDIS_URL = os.environ.get("MACHIAVEL_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 SITE = "http://testserver"
 SOURCE = str(Path(machiavel.__file__).resolve().parents[1])  # src/, for the subprocesses
-HELD_FORKSERVER = str(Path(__file__).resolve().parents[1] / "support" / "held_forkserver")
 FIRST_MOVER_SEED = 1  # Tyrus with this seed: player 1 moves first
 QUICK_BOTS = {"hard": {"seconds": None, "iterations": 30}}  # hard, in the slow lane, quick
 ENDLESS_HARD = {"hard": {"seconds": 3600.0}}  # a search that holds its worker all the test
@@ -105,12 +105,10 @@ class Nodes:
             "--prefix",
             self.keys.prefix,
         ]
-        paths = [SOURCE, os.environ.get("PYTHONPATH")]
-        environment = dict(os.environ)
+        path = os.pathsep.join(filter(None, [SOURCE, os.environ.get("PYTHONPATH")]))
+        environment = {**os.environ, "PYTHONPATH": path}
         if hold_forkserver is not None:
-            paths.insert(0, HELD_FORKSERVER)
-            environment["MACHIAVEL_TEST_HOLD_FORKSERVER"] = str(hold_forkserver)
-        environment["PYTHONPATH"] = os.pathsep.join(filter(None, paths))
+            environment.update(held_forkserver_environment(hold_forkserver, path))
         node = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=environment)
         out.close()
         self.started.append(node)
@@ -276,7 +274,7 @@ def test_a_node_stopped_while_its_workers_start_ends_at_once(
     forkserver ends once it is let go."""
     release = tmp_path / "release-forkserver"
     node = nodes.start(sqlite_url, hold_forkserver=release)
-    wait_until(Path(f"{release}.held").exists, "the node's forkserver to start")
+    wait_until(held(release).exists, "the node's forkserver to start")
     forkservers = nodes.note_family(node)
     assert redis_client.exists(nodes.keys.alive(nodes.name(node)))  # it beats already
     node.send_signal(signal.SIGTERM)

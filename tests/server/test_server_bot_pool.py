@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
@@ -17,7 +16,7 @@ import pytest
 import machiavel
 from machiavel.server import bots
 from machiavel.server.bots import MoveRequest, PoolMoves
-from support.waiting import STUCK
+from support.waiting import STUCK, wait_until_async
 
 
 class HeldStart:
@@ -50,14 +49,6 @@ def request() -> MoveRequest:
     state = machiavel.game("tyrus").new(2, seed=1)
     player = state.to_move[0]
     return MoveRequest("g", player, 0, "easy", 7, state.seat(player), {}, "owner")
-
-
-async def until(condition: Callable[[], object], what: str) -> None:
-    """Poll ``condition`` with the event loop running (what it waits for goes through it)."""
-    deadline = time.monotonic() + STUCK
-    while not condition():
-        assert time.monotonic() < deadline, f"still waiting, after {STUCK} s, for {what}"
-        await asyncio.sleep(0.01)  # the polling interval: the condition is checked again
 
 
 async def entered(start: HeldStart) -> None:
@@ -94,7 +85,9 @@ def test_a_pool_that_comes_up_after_the_server_closed_is_ended(held: HeldStart) 
         with pytest.raises(asyncio.CancelledError):
             await waiting
         # The thread hands the pool back through the loop, which ends it.
-        await until(lambda: held.pools and held.pools[0]._shutdown, "the late pool's end")
+        await wait_until_async(
+            lambda: held.pools and held.pools[0]._shutdown, "the late pool's end"
+        )
 
     asyncio.run(scenario())
     assert len(held.pools) == 1

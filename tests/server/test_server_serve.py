@@ -37,6 +37,7 @@ from machiavel.server.launch import (
 )
 from machiavel.server.run import PUBLIC_URL_VARIABLE, browser_address, public_address
 from machiavel.server.storage import Repository
+from support.forkserver import held, held_forkserver_environment
 from support.processes import (
     Process,
     descendants,
@@ -251,7 +252,6 @@ def test_a_killed_server_loses_nothing_and_doubles_nothing(tmp_path: Path) -> No
     assert len(ada.accepted) == 27
 
 
-HELD_FORKSERVER = Path(__file__).resolve().parents[1] / "support" / "held_forkserver"
 BOT_FIRST_SEED = 1  # Tyrus with this seed: player 1 (the bot here) moves first
 
 
@@ -263,9 +263,8 @@ def test_the_server_answers_while_its_bot_workers_start(
     likes (``support/held_forkserver``): meanwhile the server still answers, and once it
     is let go, the bot moves."""
     release = tmp_path / "release-forkserver"
-    paths = [str(HELD_FORKSERVER), os.environ.get("PYTHONPATH")]
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, paths)))
-    monkeypatch.setenv("MACHIAVEL_TEST_HOLD_FORKSERVER", str(release))
+    for name, value in held_forkserver_environment(release, os.environ.get("PYTHONPATH")).items():
+        monkeypatch.setenv(name, value)
     database = f"sqlite:///{tmp_path / 'served.db'}"
     seats = [{"kind": "human"}, {"kind": "bot", "level": "easy"}]
     body = {"game": "tyrus", "seed": BOT_FIRST_SEED, "seats": seats}
@@ -277,7 +276,7 @@ def test_the_server_answers_while_its_bot_workers_start(
             created = client.post("/api/games", json=body)
             assert created.status_code == 201, created.text
             game = f"/api/games/{created.json()['id']}"
-            wait_until(Path(f"{release}.held").exists, "the bot workers' forkserver to start")
+            wait_until(held(release).exists, "the bot workers' forkserver to start")
             while_held = client.get(game)  # the event loop is not waiting for the pool
             assert while_held.status_code == 200, while_held.text
             assert while_held.json()["version"] == 0

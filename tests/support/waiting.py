@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -20,3 +21,12 @@ def wait_until(condition: Callable[[], T | None], what: str, seconds: float = ST
         assert time.monotonic() < deadline, f"still waiting, after {seconds} s, for {what}"
         time.sleep(0.02)  # the polling interval: the condition is checked again
     return found
+
+
+async def wait_until_async(condition: Callable[[], object], what: str) -> None:
+    """``wait_until`` inside an event loop, which keeps running meanwhile (what the
+    condition waits for may go through it)."""
+    deadline = time.monotonic() + STUCK
+    while not condition():
+        assert time.monotonic() < deadline, f"still waiting, after {STUCK} s, for {what}"
+        await asyncio.sleep(0.02)  # the polling interval: the condition is checked again

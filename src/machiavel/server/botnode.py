@@ -158,11 +158,6 @@ def _same_decision(state: State, later: Sequence[tuple[int, str]], player: int) 
     return player in after.to_move and after.legal_actions(player) == state.legal_actions(player)
 
 
-def started_pool(workers: int) -> ProcessPoolExecutor:
-    """A node's pool of workers, every process started."""
-    return started_workers(workers, start_worker)
-
-
 # ---- the node --------------------------------------------------------------------------
 class Heartbeat(threading.Thread):
     """Says every second that the node is alive (a key expiring unless renewed), and
@@ -369,7 +364,7 @@ class BotNode:
         seconds on a busy machine, which the event loop does not wait for."""
         async with self._starting:
             if self._pool is None:
-                work = functools.partial(started_pool, self.workers)
+                work = functools.partial(started_workers, self.workers, start_worker)
                 self._pool = await in_daemon_thread(work, kill_pool)
         return self._pool
 

@@ -20,6 +20,6 @@ def _hold(release: Path) -> None:
         time.sleep(POLL_SECONDS)
 
 
-_RELEASE = os.environ.get("MACHIAVEL_TEST_HOLD_FORKSERVER")
+_RELEASE = os.environ.get("MACHIAVEL_TEST_HOLD_FORKSERVER")  # support/forkserver.py
 if _RELEASE and "multiprocessing.forkserver" in sys.orig_argv[-1]:
     _hold(Path(_RELEASE))
