@@ -39,6 +39,7 @@ import hashlib
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -884,6 +885,8 @@ def parse(argv: Sequence[str] | None) -> tuple[Settings, Where]:
     )
     if args.callgrind and args.nodes:
         parser.error("--callgrind profiles one `machiavel serve`, not a cluster")
+    if args.callgrind and not (shutil.which("valgrind") and shutil.which("callgrind_control")):
+        parser.error("--callgrind needs valgrind (Debian: apt-get install valgrind)")
     return settings, where
 
 
