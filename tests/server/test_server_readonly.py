@@ -25,7 +25,7 @@ from machiavel.core.contract import Setup
 from machiavel.server.live import hash_token
 from machiavel.server.service import WS_READ_ONLY
 from machiavel.server.storage import ActionRow, GameRow, Repository, SeatRow
-from support.waiting import STUCK
+from support.waiting import STUCK, wait_until
 
 Client = Callable[..., AbstractContextManager[TestClient]]  # the client_on fixture
 TYRUS = machiavel.game("tyrus")
@@ -142,6 +142,9 @@ def test_games_that_no_longer_replay_are_shown_read_only(
         while get(client, "healthy")["version"] < 2:
             assert time.monotonic() < deadline, "the bots of the healthy game did not resume"
             time.sleep(0.02)
+        # The healthy game may resume before the others are looked at: wait for them all.
+        service = client.app.state.service  # type: ignore[attr-defined]
+        wait_until(service.resumed, "the server to look at every stored game")
         # One line each for the others, at start: they have bots, they are not resumed.
         said = [r.getMessage() for r in caplog.records if "not resumed" in r.getMessage()]
         unreadable = ["broken", "old-rules", "bad-setup", "gone-game"]

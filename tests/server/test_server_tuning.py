@@ -14,6 +14,9 @@ from machiavel.server import app as app_module
 from machiavel.server import jsontext
 from machiavel.server.run import GC_THRESHOLDS, tune_garbage_collector
 
+# Objects a middle collection may have to walk: the event loop stands still meanwhile.
+MIDDLE_COLLECTION_BOUND = 20_000
+
 
 @pytest.mark.parametrize(
     "value",
@@ -42,6 +45,8 @@ def test_the_server_collects_garbage_less_often_and_never_its_modules() -> None:
     try:
         tune_garbage_collector()
         assert gc.get_threshold() == GC_THRESHOLDS
+        young, middle, _ = GC_THRESHOLDS
+        assert young * middle <= MIDDLE_COLLECTION_BOUND  # short stops of the event loop
         assert gc.get_freeze_count() > 0  # what was loaded is out of the collector's sight
         garbage: list[object] = []
         garbage.append(garbage)  # a cycle made afterwards is still found and freed

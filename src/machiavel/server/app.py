@@ -135,7 +135,7 @@ def create_app(
     default); bot moves
     then go to the bot worker nodes through the Redis queue.
     """
-    repository = Repository(database_url)
+    repository = Repository(database_url, checkpoints_by_hand=True)
     mailer = Mailer(mail_settings, retry_delays=mail_retry_delays)
     notifier = Notifier(repository, mailer, public_url)
     accounts = Accounts(repository, password_cost, sign_in_limits)

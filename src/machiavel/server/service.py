@@ -45,6 +45,7 @@ from machiavel.server.chat import (
     clean_text,
     readable,
 )
+from machiavel.server.checkpoints import Checkpointer
 from machiavel.server.clocks import ClockRefused, ClockSpec, SeatClocks, iso_utc, read_abandon
 from machiavel.server.cluster import REDIS_AWAY, Cluster, ClusterSettings, Owner
 from machiavel.server.damage import DamagedGame
@@ -174,6 +175,11 @@ class GameService:
         self._address_secret: str | None = None
         self.sweep_every = sweep_every  # seconds between two sweeps of abandoned tables
         self._sweeper: asyncio.Task[None] | None = None
+        # SQLite's log, copied into the database beside the writer (checkpoints.py).
+        self.checkpointer = (
+            Checkpointer(repository.engine) if repository.checkpoints_by_hand else None
+        )
+        self._checkpoints: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()  # timeouts being applied
         # In a cluster: the leases of the games in memory, and sockets crossing processes.
         self.cluster: Cluster | None = None
@@ -198,13 +204,15 @@ class GameService:
             await self.cluster.start(self.remote.handle)
         self._resume = loop.create_task(self._resume_bots())
         self._sweeper = loop.create_task(self._sweep_forever())
+        if self.checkpointer is not None:
+            self._checkpoints = loop.create_task(self.checkpointer.run())
 
     def resumed(self) -> bool:
         """Whether start has tried to resume the bots of every stored game (tests, ops)."""
         return self._resume is not None and self._resume.done()
 
     async def stop(self) -> None:
-        for task in (self._resume, self._sweeper, *self._tasks):
+        for task in (self._resume, self._sweeper, self._checkpoints, *self._tasks):
             if task is not None:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)

@@ -467,7 +467,13 @@ def safe_url(url: str) -> str:
     return scheme + sep + rest
 
 
-def make_engine(url: str) -> Engine:
+def _is_sqlite_file(url: str) -> bool:
+    return url.startswith("sqlite") and url not in ("sqlite://", "sqlite:///:memory:")
+
+
+def make_engine(url: str, checkpoints_by_hand: bool = False) -> Engine:
+    """An engine on ``url``; with ``checkpoints_by_hand``, SQLite's commits leave its log
+    to a ``checkpoints.Checkpointer`` (whoever asks must run one)."""
     if not url.startswith("sqlite"):
         # No ping per checkout (a round trip per action): a dropped connection fails one
         # write (503, nothing played) and the pool then replaces it.
@@ -486,7 +492,7 @@ def make_engine(url: str) -> Engine:
                 dbapi_connection.commit()
 
         return engine
-    in_memory = url in ("sqlite://", "sqlite:///:memory:")
+    in_memory = not _is_sqlite_file(url)
     engine = create_engine(
         url,
         connect_args={"check_same_thread": False, "timeout": 30},
@@ -502,6 +508,8 @@ def make_engine(url: str) -> Engine:
             # process being killed at any moment (only a power cut may lose the last ones).
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=NORMAL")
+            if checkpoints_by_hand:  # not inside a commit: checkpoints.py says why
+                cursor.execute("PRAGMA wal_autocheckpoint=0")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 
@@ -516,11 +524,13 @@ class Repository:
     upgraded it beyond what this one knows.
     """
 
-    def __init__(self, url: str | None = None) -> None:
+    def __init__(self, url: str | None = None, *, checkpoints_by_hand: bool = False) -> None:
         self.url = database_url(url)
         self.damage = DamageReport()  # damaged games found so far (logged once each)
         self.outage = Outage()  # the database out of reach (logged once per burst)
-        self.engine = make_engine(self.url)
+        # A SQLite file whose log its owner checkpoints (checkpoints.py), else False.
+        self.checkpoints_by_hand = checkpoints_by_hand and _is_sqlite_file(self.url)
+        self.engine = make_engine(self.url, self.checkpoints_by_hand)
         try:
             self.schema = upgrade(self.engine)
         except BaseException:
