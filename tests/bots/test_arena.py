@@ -39,7 +39,33 @@ def test_wilson_interval_always_holds_the_rate(games: int) -> None:
 def test_pairwise_score_from_a_multiplayer_share() -> None:
     assert pairwise_score(0.25, 4) == pytest.approx(0.5)
     assert pairwise_score(1.0, 4) == 1.0
-    assert pairwise_score(0.7, 2) == 0.7
+    assert pairwise_score(0.7, 2) == pytest.approx(0.7)
+    assert pairwise_score(0.0, 2) == 0.0
+
+
+def test_a_game_another_field_bot_won_leaves_the_focus_level_with_two_of_three() -> None:
+    """Lost to one field bot, level with the two others that lost too: a third."""
+    assert pairwise_score(0.0, 4) == pytest.approx(1 / 3)
+    assert pairwise_score(0.5, 3) == pytest.approx(0.5 + (0.5 - 0.25) / 2)
+
+
+def test_a_bot_winning_more_than_its_share_is_rated_above_the_field() -> None:
+    """8 wins in 20 four-player games (fair share 5): rated above the field it beat. It
+    was rated below it when a game another field bot won counted as a loss to the field."""
+    outcomes = [
+        GameOutcome(
+            "expert",
+            "hard",
+            i % 4,
+            i,
+            [i % 4] if i < 8 else [(i + 1) % 4],
+            1.0 if i < 8 else 0.0,
+            180,
+        )
+        for i in range(20)
+    ]
+    elo = fit_elo(outcomes, 4)
+    assert elo["expert"] > 1500 > elo["hard"]
 
 
 def test_elo_orders_bots_by_results() -> None:

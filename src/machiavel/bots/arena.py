@@ -126,12 +126,17 @@ def wilson_interval(points: float, games: int) -> tuple[float, float]:
 
 
 def pairwise_score(share: float, players: int) -> float:
-    """The focus bot's score against one typical field bot, from its share of the win."""
-    if players == 2:
-        return share
-    field_share = (1 - share) / (players - 1)
-    total = share + field_share
-    return 0.5 if total == 0 else share / total
+    """The focus bot's expected score against one field bot drawn at random, from its
+    share of the win: 1 where it finished ahead of that bot, 0 behind, 0.5 level.
+
+    Against field bot j that is 0.5 + (share - share_j) / 2: a win beats every field bot,
+    a loss to j is 0, and a game another field bot won leaves the focus and j level
+    (both lost). Averaged over the field, whose shares add up to 1 - share. A game one
+    field bot won is thus worth a third of a point in a 4-player game, not nothing: as
+    nothing, a bot that won 40% of its games, against a fair share of 25%, was rated
+    below the bots it beat."""
+    mean_field_share = (1 - share) / (players - 1)
+    return 0.5 + (share - mean_field_share) / 2
 
 
 def fit_elo(outcomes: list[GameOutcome], players: int, iterations: int = 3000) -> dict[str, float]:
