@@ -197,3 +197,40 @@ def test_a_finished_game_is_replayed_step_by_step(
 
 def words(text: str) -> str:
     return " ".join(text.split())
+
+
+def test_a_page_left_while_it_loads_draws_nothing_more(
+    server: Any, open_page: Callable[..., Any]
+) -> None:
+    """Leaving a page before its first answers came (a click on a lobby link, the language
+    switch) stops it for good: the lobby no longer drew itself over the next page, nor kept
+    its refresh timer; a game page no longer opened its socket. Each page is started and
+    stopped at once, and the test waits for the end of its start, so nothing is left to
+    chance."""
+    created = server.create({"game": "tyrus", "seats": [{"kind": "human"}] * 2})
+    page = open_page().page
+    page.goto(server.base + "/#/ratings/tyrus")
+    page.locator(".ratings-page").wait_for()
+    left = page.evaluate(
+        """async (gameId) => {
+            const { LobbyPage } = await import('/lobby.js');
+            const { GamePage } = await import('/game.js');
+            const lobbyRoot = document.createElement('div');
+            const lobby = new LobbyPage(lobbyRoot);
+            const lobbyStarted = lobby.start();
+            lobby.stop();
+            await lobbyStarted;
+            const gameRoot = document.createElement('div');
+            const game = new GamePage(gameRoot, gameId, { spectate: true });
+            const gameStarted = game.start();
+            game.stop();
+            await gameStarted;
+            return {
+                lobby: lobbyRoot.childElementCount, timer: lobby.timer,
+                game: gameRoot.innerText, socket: game.live !== null,
+            };
+        }""",
+        created["id"],
+    )
+    assert left == {"lobby": 0, "timer": None, "game": "Loading…", "socket": False}
+    assert page.locator(".ratings-page").count() == 1  # the page on screen is untouched

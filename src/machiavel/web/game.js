@@ -41,16 +41,17 @@ export class GamePage {
     this.chat = new ChatPanel((text) => (this.live ? this.live.send({ chat: text }) : false));
     this.rematch = null; // the id of the "play again" table, once pushed
     this.askingRematch = false;
-    this.epoch = 0; // counts starts: an answer for an earlier viewer is dropped
+    this.epoch = 0; // counts starts and stops: an answer for an earlier viewer is dropped
   }
 
   async start() {
-    this.epoch += 1;
+    const epoch = ++this.epoch;
     this.chat.reset();
     this.rematch = null;
     clear(this.root).append(h("p", { class: "muted" }, t("loading")));
     await me();
     const { status, data } = await this.openSeat();
+    if (epoch !== this.epoch) return; // left (or restarted) meanwhile: no socket, nothing drawn
     if (status !== 200) {
       clear(this.root).append(h("p", { class: "error" }, data.detail || t("error")), h("a", { href: "#/" }, t("back_to_lobby")));
       return;
@@ -63,6 +64,7 @@ export class GamePage {
     this.accountSeat = null;
     if (signedIn() && !this.spectate) {
       const byCookie = this.token ? await this.fetchWith(null, 0) : { status, data };
+      if (epoch !== this.epoch) return;
       if (byCookie.status === 200) this.accountSeat = byCookie.data.player;
     }
     if (location.hash.includes("token=")) {
@@ -85,6 +87,7 @@ export class GamePage {
   }
 
   stop() {
+    this.epoch += 1; // what a start still waits for is dropped
     if (this.live) this.live.stop();
     clearTimeout(this.noticeTimer);
     gameLeft(this.gameId);

@@ -23,27 +23,33 @@ export class LobbyPage {
     this.clock = defaultClock(); // the clock and stand-in level of the new table (clockform.js)
     this.timer = null;
     this.error = null;
+    this.stopped = false; // left for another page: nothing more is drawn or asked
   }
 
   async start() {
     const { status, data } = await api("GET", "/api/catalog");
+    if (this.stopped) return;
     this.catalog = status === 200 ? data : { games: [], levels: LEVELS };
     const order = ["tyrus", "djambi", "guildes", "tyros"];
     const rank = (id) => (order.includes(id) ? order.indexOf(id) : order.length);
     this.catalog.games.sort((a, b) => rank(a.id) - rank(b.id) || a.id.localeCompare(b.id));
     if (this.catalog.games.length) this.selectGame(this.catalog.games[0].id);
     await me();
+    if (this.stopped) return;
     await this.refresh();
+    if (this.stopped) return; // else its timer would draw the lobby over the next page
     this.timer = setInterval(() => this.refresh(), 4000);
   }
 
   stop() {
+    this.stopped = true;
     clearInterval(this.timer);
   }
 
   async refresh() {
     const { status, data } = await api("GET", "/api/games?status=all&limit=100");
     this.accountGames = signedIn() ? await myGames() : [];
+    if (this.stopped) return;
     if (status === 200) {
       this.games = data.games;
       this.renderLists();
