@@ -176,7 +176,9 @@ export class GamePage {
   }
 
   async refresh() {
+    const epoch = this.epoch;
     const { status, data } = await this.fetchState(0);
+    if (epoch !== this.epoch) return; // the page was left meanwhile
     if (status === 200) {
       this.log = [];
       this.marks = [];
@@ -292,6 +294,7 @@ export class GamePage {
     this.busy = true;
     if (this.chooser) this.chooser.spent = true; // the next state gets a fresh chooser
     this.render();
+    const epoch = this.epoch;
     const chosenAmong = this.state.legal_actions.join("\n");
     let version = this.state.version;
     let answer;
@@ -306,6 +309,7 @@ export class GamePage {
       version = answer.data.version;
     }
     this.busy = false;
+    if (epoch !== this.epoch) return; // the page was left meanwhile: the move stands, nothing is drawn
     const { status, data } = answer;
     if (status === 200) {
       this.applyState(data);
@@ -333,14 +337,16 @@ export class GamePage {
     }
     rememberName(name);
     const body = seat === null ? { name, token: this.token } : { name, seat };
+    const epoch = this.epoch;
     const { status, data } = await api("POST", gamePath(this.gameId, "/join"), body);
+    if (status === 200) rememberSeat(this.gameId, data.player, data.token); // kept, even if the page was left
+    if (epoch !== this.epoch) return;
     if (status !== 200) {
       this.flash("error", data.detail || t("error"));
       return;
     }
     this.spectate = false;
     this.addressToken = null;
-    rememberSeat(this.gameId, data.player, data.token);
     history.replaceState(null, "", `#/game/${encodeURIComponent(this.gameId)}`);
     await this.restart();
   }
