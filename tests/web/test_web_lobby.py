@@ -204,9 +204,9 @@ def test_a_page_left_while_it_loads_draws_nothing_more(
 ) -> None:
     """Leaving a page before its first answers came (a click on a lobby link, the language
     switch) stops it for good: the lobby no longer drew itself over the next page, nor kept
-    its refresh timer; a game page no longer opened its socket. Each page is started and
-    stopped at once, and the test waits for the end of its start, so nothing is left to
-    chance."""
+    its refresh timer; a game page no longer opened its socket, nor drew the answer to a
+    move sent just before it was left. Each page is stopped at once, and the test waits
+    for the end of what it had begun, so nothing is left to chance."""
     created = server.create({"game": "tyrus", "seats": [{"kind": "human"}] * 2})
     page = open_page().page
     page.goto(server.base + "/#/ratings/tyrus")
@@ -234,3 +234,24 @@ def test_a_page_left_while_it_loads_draws_nothing_more(
     )
     assert left == {"lobby": 0, "timer": None, "game": "Loading…", "socket": False}
     assert page.locator(".ratings-page").count() == 1  # the page on screen is untouched
+
+    # A game page left while its move is on the way: the move stands, nothing is drawn.
+    player = server.state(created["id"])["to_move"][0]
+    token = created["seats"][player]["token"]
+    seat = server.state(created["id"], token)
+    drawn = page.evaluate(
+        """async ([gameId, token, action]) => {
+            const { GamePage } = await import('/game.js');
+            const root = document.createElement('div');
+            const game = new GamePage(root, gameId, { token });
+            await game.start();
+            const moved = game.play(action);
+            game.stop();
+            const left = root.innerHTML;
+            await moved;
+            return { before: left, after: root.innerHTML };
+        }""",
+        [created["id"], token, seat["legal_actions"][0]],
+    )
+    assert drawn["after"] == drawn["before"]
+    assert server.state(created["id"])["version"] == seat["version"] + 1
