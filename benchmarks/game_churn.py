@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx2
@@ -51,6 +52,7 @@ from machiavel.server.launch import free_port
 
 WARMUP_GAMES = 5  # made before counting: the first requests import and build caches
 SAMPLE_GAMES = 200  # random games played in-process to find an average game's length
+SETTLE_POLL = 0.5  # seconds between two readings of the server's CPU time (10 ms ticks)
 
 
 async def one_game(bench: Bench, http: httpx2.AsyncClient) -> None:
@@ -61,12 +63,29 @@ async def one_game(bench: Bench, http: httpx2.AsyncClient) -> None:
         seat.close()
 
 
-async def person(bench: Bench, http: httpx2.AsyncClient, games: list[int], until: float) -> None:
-    """Make games one after another until ``until`` (monotonic) or ``games[0]`` runs out."""
-    while time.monotonic() < until and games[0] > 0:
-        games[0] -= 1
+@dataclass
+class Games:
+    """The games still to make (shared by the people making them), and those made."""
+
+    left: int
+    made: int = 0
+
+
+async def person(bench: Bench, http: httpx2.AsyncClient, games: Games, until: float) -> None:
+    """Make games one after another until ``until`` (monotonic) or none are left."""
+    while time.monotonic() < until and games.left > 0:
+        games.left -= 1
         await one_game(bench, http)
-        games[1] += 1
+        games.made += 1
+
+
+async def settled(pid: int) -> None:
+    """Until the server's CPU time stops growing: the last sockets' closes are handled
+    (their frames come after the last game is made; under callgrind, long after)."""
+    last = -1.0
+    while (now := sum(process_cpu(pid))) != last:
+        last = now
+        await asyncio.sleep(SETTLE_POLL)
 
 
 async def churn(
@@ -85,18 +104,16 @@ async def churn(
         if counting is not None:
             counting.switch("on")
         before = sum(process_cpu(pid))
-        left_and_made = [args.games or sys.maxsize, 0]
+        games = Games(args.games or sys.maxsize)
         until = time.monotonic() + (args.seconds if not args.games else float("inf"))
-        await asyncio.gather(
-            *(person(bench, http, left_and_made, until) for _ in range(args.at_once))
-        )
-        await asyncio.sleep(1.0)  # the closes handled (their frames come after the last game)
+        await asyncio.gather(*(person(bench, http, games, until) for _ in range(args.at_once)))
+        await settled(pid)
         used = sum(process_cpu(pid)) - before
         if counting is not None:
             counting.dump()
         if bench.errors:
             raise SystemExit(f"errors: {dict(bench.errors)}")
-    return left_and_made[1], used
+    return games.made, used
 
 
 def actions_per_game(samples: int = SAMPLE_GAMES) -> float:
