@@ -165,6 +165,8 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--at-once", type=int, default=4, help="people making games (4)")
     parser.add_argument("--callgrind", help="count the server's instructions into FILE.1")
     args = parser.parse_args(argv)
+    if args.seconds <= 0 or args.games < 0 or args.at_once < 1:
+        parser.error("--seconds must be over 0, --games 0 or more, --at-once at least 1")
     if args.callgrind and not args.games:
         parser.error("--callgrind needs --games (a run under callgrind is fifty times slower)")
     return args

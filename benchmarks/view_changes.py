@@ -68,22 +68,25 @@ def changes(pairs: Sequence[Pair]) -> int:
     return size
 
 
-def timed(way: Callable[[Sequence[Pair]], int], pairs: Sequence[Pair]) -> float:
+def timed(way: Callable[[Sequence[Pair]], int], pairs: Sequence[Pair]) -> tuple[float, int]:
+    """CPU seconds of one pass of ``way`` over ``pairs``, and the bytes it wrote."""
     started = time.process_time()
-    way(pairs)
-    return time.process_time() - started
+    size = way(pairs)
+    return time.process_time() - started, size
 
 
 def measure(pairs: Sequence[Pair], rounds: int) -> dict[str, tuple[float, float]]:
     """Per way: (bytes a push, median CPU microseconds a push)."""
     ways = {"whole views": whole, "changes only": changes}
     seconds: dict[str, list[float]] = {name: [] for name in ways}
+    sizes: dict[str, int] = {}
     for _ in range(rounds):
         for name, way in ways.items():
-            seconds[name].append(timed(way, pairs))
+            spent, sizes[name] = timed(way, pairs)
+            seconds[name].append(spent)
     return {
-        name: (way(pairs) / len(pairs), statistics.median(seconds[name]) / len(pairs) * 1e6)
-        for name, way in ways.items()
+        name: (sizes[name] / len(pairs), statistics.median(seconds[name]) / len(pairs) * 1e6)
+        for name in ways
     }
 
 
@@ -94,7 +97,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=40, help="random games (40)")
     parser.add_argument("--rounds", type=int, default=7, help="timed turns of each way (7)")
     args = parser.parse_args(argv)
-    players = args.players or game(args.game).min_players
+    spec = game(args.game)
+    players = args.players or spec.min_players
+    if not spec.min_players <= players <= spec.max_players:
+        allowed = sorted({spec.min_players, spec.max_players})
+        parser.error(f"{args.game} is for {' to '.join(map(str, allowed))} players")
+    if args.games < 1 or args.rounds < 1:
+        parser.error("--games and --rounds must be at least 1")
     pairs = seat_views(args.game, players, args.games)
     print(f"{args.game}, {players} players: {len(pairs):,} pushes of {args.games} random games")
     for name, (size, micros) in measure(pairs, args.rounds).items():
