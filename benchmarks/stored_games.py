@@ -1,0 +1,63 @@
+"""A SQLite database holding many stored games, to measure a server with a long history.
+
+The benchmarks start from an empty database, where a statement that reads every stored
+game costs nothing; on a server that has run for months it costs at every use. This
+plays a few real Tyrus games (``accept_path.py``, so the rows are the server's own),
+then copies the first game's row under new ids until the database holds ``--games``
+games. Give the file to ``load.py`` or ``accept_path.py`` with ``--database``; they
+change it, so copy it for each run:
+
+    .venv/bin/python benchmarks/stored_games.py --games 100000 --out /tmp/stored.db
+    cp /tmp/stored.db /tmp/run.db
+    .venv/bin/python benchmarks/load.py --model closed --games 200 --database sqlite:////tmp/run.db
+"""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import accept_path  # same folder: run as a script
+
+REAL_GAMES = 20
+MAX_GAMES = 10_000_000
+
+
+def copy_games(database: Path, total: int) -> int:
+    """Copy the first stored game under new ids until ``total`` games are stored."""
+    with sqlite3.connect(database) as conn:
+        columns = [row[1] for row in conn.execute("PRAGMA table_info(games)")]
+        stored = conn.execute("SELECT count(*) FROM games").fetchone()[0]
+        copied = ", ".join("'copy-' || n.i" if name == "id" else f"g.{name}" for name in columns)
+        conn.execute(
+            f"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) "
+            f"INSERT INTO games ({', '.join(columns)}) "
+            f"SELECT {copied} FROM n, (SELECT * FROM games ORDER BY id LIMIT 1) AS g",
+            (total - stored,),
+        )
+        count: int = conn.execute("SELECT count(*) FROM games").fetchone()[0]
+    return count
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    parser.add_argument("--games", type=int, default=100_000, help="games stored (100000)")
+    parser.add_argument("--out", type=Path, required=True, help="the SQLite file to write")
+    args = parser.parse_args(argv)
+    if not REAL_GAMES < args.games <= MAX_GAMES:
+        parser.error(f"--games is a number of games from {REAL_GAMES + 1} to {MAX_GAMES}")
+    if args.out.exists():
+        parser.error(f"{args.out} exists already: give a new file")
+    accept_path.main(
+        ["--games", str(REAL_GAMES), "--actions", "200", "--warmup", "10",
+         "--database", f"sqlite:///{args.out.resolve()}"]
+    )  # fmt: skip
+    print(f"{copy_games(args.out, args.games)} games stored in {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
