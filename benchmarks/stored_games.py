@@ -3,8 +3,8 @@
 The benchmarks start from an empty database, where a statement that reads every stored
 game costs nothing; on a server that has run for months it costs at every use. This
 plays a few real Tyrus games (``accept_path.py``, so the rows are the server's own),
-then copies the first game's row under new ids until the database holds ``--games``
-games. Give the file to ``load.py`` or ``accept_path.py`` with ``--database``; they
+then copies the first game (its row, seats and actions) under new ids until the database
+holds ``--games`` games. Give the file to ``load.py`` or ``accept_path.py`` with ``--database``; they
 change it, so copy it for each run:
 
     .venv/bin/python benchmarks/stored_games.py --games 100000 --out /tmp/stored.db
@@ -27,19 +27,30 @@ MAX_GAMES = 10_000_000
 
 
 def copy_games(database: Path, total: int) -> int:
-    """Copy the first stored game under new ids until ``total`` games are stored."""
+    """Copy the first stored game, with its seats and actions, under new ids until
+    ``total`` games are stored: each copy loads as the game it copies."""
     with sqlite3.connect(database) as conn:
-        columns = [row[1] for row in conn.execute("PRAGMA table_info(games)")]
         stored = conn.execute("SELECT count(*) FROM games").fetchone()[0]
-        copied = ", ".join("'copy-' || n.i" if name == "id" else f"g.{name}" for name in columns)
-        conn.execute(
-            f"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) "
-            f"INSERT INTO games ({', '.join(columns)}) "
-            f"SELECT {copied} FROM n, (SELECT * FROM games ORDER BY id LIMIT 1) AS g",
-            (total - stored,),
-        )
+        template = conn.execute("SELECT id FROM games ORDER BY id LIMIT 1").fetchone()[0]
+        for table, key in (("games", "id"), ("seats", "game_id"), ("actions", "game_id")):
+            _copy_rows(conn, table, key, template, total - stored)
         count: int = conn.execute("SELECT count(*) FROM games").fetchone()[0]
     return count
+
+
+def _copy_rows(conn: sqlite3.Connection, table: str, key: str, template: str, copies: int) -> None:
+    """The rows of ``table`` whose ``key`` is ``template``, once for each copy's id
+    (``copy-1``, ``copy-2``...); a table's own row number (``id``) is left to SQLite."""
+    columns = [row[1] for row in conn.execute(f"PRAGMA table_info({table})")]
+    if key != "id":
+        columns = [name for name in columns if name != "id"]
+    chosen = ", ".join("'copy-' || n.i" if name == key else f"t.{name}" for name in columns)
+    conn.execute(
+        f"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) "
+        f"INSERT INTO {table} ({', '.join(columns)}) "
+        f"SELECT {chosen} FROM n, (SELECT * FROM {table} WHERE {key} = ?) AS t",
+        (copies, template),
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
