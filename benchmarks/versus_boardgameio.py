@@ -151,7 +151,9 @@ def table(results: Sequence[Figures]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
-    parser.add_argument("--loads", default="closed,paced", help="closed, paced or both")
+    parser.add_argument(
+        "--loads", default="closed,paced", help="closed, paced, or both: closed,paced (default)"
+    )
     parser.add_argument("--rounds", type=int, default=2, help="runs of each server (2)")
     parser.add_argument("--database", help="machiavel's database URL (default: SQLite)")
     parser.add_argument("--bgio", type=Path, default=BGIO_SOURCE, help="the harness's folder")
@@ -165,7 +167,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--no-pin", action="store_true", help="pin nothing (a smoke test under taskset, say)"
     )
     args = parser.parse_args(argv)
-    loads = [LOADS[name.strip()] for name in args.loads.split(",")]
+    names = [name.strip() for name in args.loads.split(",")]
+    unknown = [name for name in names if name not in LOADS]
+    if unknown:
+        parser.error(f"--loads is closed, paced or closed,paced, not {args.loads!r}")
+    loads = [LOADS[name] for name in names]
     if args.seconds is not None:
         loads = [replace(load, seconds=args.seconds) for load in loads]
     pin = not args.no_pin
