@@ -64,8 +64,8 @@ def move_games(mark: str, games: int, humans: int, ended: int) -> str:
         )
     pairs = ", ".join([f"({mark}, {mark})"] * games)
     expected = f"VALUES {pairs}" if mark == "?" else pairs  # SQLite reads pairs from VALUES
-    ids = _marks(mark, games)
-    return f"UPDATE games SET {', '.join(sets)} WHERE id IN ({ids}) AND (id, version) IN ({expected})"
+    where = f"id IN ({_marks(mark, games)}) AND (id, version) IN ({expected})"
+    return f"UPDATE games SET {', '.join(sets)} WHERE {where}"
 
 
 @lru_cache(maxsize=SHAPES_KEPT)
