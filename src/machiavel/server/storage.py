@@ -65,7 +65,6 @@ from machiavel.server.outage import Outage
 
 DEFAULT_DATABASE_URL = "sqlite:///machiavel.db"
 DATABASE_ENV = "MACHIAVEL_DATABASE_URL"
-SQLITE_CACHE_KIB = 32 * 1024  # the largest page cache of each SQLite connection
 # A seed is any 64-bit value (what ``Rng`` keeps). The column is a signed BIGINT, the
 # one 64-bit integer every database has: seeds from 2**63 on are stored as their two's
 # complement (negative), here only, so the rest of the code sees 0..2**64-1.
@@ -509,10 +508,6 @@ def make_engine(url: str, checkpoints_by_hand: bool = False) -> Engine:
             # process being killed at any moment (only a power cut may lose the last ones).
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=NORMAL")
-            # A page cache of up to 32 MiB (SQLite's default is 2 MiB): the index of
-            # actions by game takes inserts all over it, and pages read again from the
-            # file cost a system call each.
-            cursor.execute(f"PRAGMA cache_size=-{SQLITE_CACHE_KIB}")
             if checkpoints_by_hand:  # not inside a commit: checkpoints.py says why
                 cursor.execute("PRAGMA wal_autocheckpoint=0")
         cursor.execute("PRAGMA foreign_keys=ON")
