@@ -62,6 +62,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--games is a number of games from {REAL_GAMES + 1} to {MAX_GAMES}")
     if args.out.exists():
         parser.error(f"{args.out} exists already: give a new file")
+    if not args.out.parent.is_dir():
+        parser.error(f"{args.out.parent} is not a folder: give a file in an existing folder")
     accept_path.main(
         ["--games", str(REAL_GAMES), "--actions", "200", "--warmup", "10",
          "--database", f"sqlite:///{args.out.resolve()}"]

@@ -170,7 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = [name.strip() for name in args.loads.split(",")]
     unknown = [name for name in names if name not in LOADS]
     if unknown:
-        parser.error(f"--loads is closed, paced or closed,paced, not {args.loads!r}")
+        parser.error(f"--loads is closed, paced or closed,paced; not {', '.join(unknown)}")
     loads = [LOADS[name] for name in names]
     if args.seconds is not None:
         loads = [replace(load, seconds=args.seconds) for load in loads]

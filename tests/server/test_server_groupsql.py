@@ -4,8 +4,6 @@ test_server_writer.py and test_server_storage.py, on SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from machiavel.server import groupsql
@@ -34,11 +32,11 @@ def test_sqlite_reads_its_version_pairs_from_values() -> None:
 
 @pytest.mark.parametrize(("games", "humans", "ended"), [(1, 0, 0), (3, 2, 1), (40, 40, 2)])
 def test_sqlite_moves_the_games_through_their_primary_key(
-    tmp_path: Path, games: int, humans: int, ended: int
+    sqlite_url: str, games: int, humans: int, ended: int
 ) -> None:
     """Not a read of every game at every group commit ("SCAN games"): a search of the
     primary key for each game moved."""
-    repository = Repository(f"sqlite:///{tmp_path / 'plan.db'}")
+    repository = Repository(sqlite_url)
     try:
         sql = groupsql.move_games("?", games, humans, ended)
         with repository.engine.connect() as conn:
