@@ -97,6 +97,9 @@ RECENT_RATED = 20  # rated games a profile lists
 WS_SEAT_TAKEN = 4403  # close code: this connection's token no longer opens its seat
 WS_RELOAD = 1012  # close code: the game was reloaded, reconnect to catch up
 WS_READ_ONLY = 4410  # close code: the game no longer replays (read-only): do not reconnect
+# Busy games (watched, locked, waited on) one eviction looks past at most: the next one
+# goes on from there, as they count as used now.
+EVICTION_LOOK = 64
 
 
 class ApiError(Exception):
@@ -357,19 +360,35 @@ class GameService:
     def _evict_idle(self) -> None:
         """Forget the least recently used games nobody is watching or waiting on (called
         after every game put in memory: loaded, created, a rematch)."""
-        if len(self._cache) <= self.max_cached:
-            metrics.GAMES_IN_MEMORY.set(len(self._cache))
-            return
-        busy = {game_id for game_id, _ in self.bots.pending}
-        for game_id, live in list(self._cache.items()):
-            if len(self._cache) <= self.max_cached:
-                break
-            if live.connections or live.lock.locked() or game_id in busy or live.timer:
-                continue
-            live.dead = True  # anyone still holding it loads it again
-            del self._cache[game_id]
-            self._release(game_id)
+        excess = len(self._cache) - self.max_cached
+        if excess > 0:
+            self._evict(excess)
         metrics.GAMES_IN_MEMORY.set(len(self._cache))
+
+    def _evict(self, excess: int) -> None:
+        """Forget up to ``excess`` idle games, the least recently used first.
+
+        Only the oldest games are looked at, never a copy of the whole cache: copying it
+        at every game put in memory cost more than making the game once thousands were
+        held. The busy games met on the way count as used now (moved to the end), so the
+        next call does not look at them again; a call looks at ``EVICTION_LOOK`` games
+        beyond those it forgets, at most."""
+        busy_bots = {game_id for game_id, _ in self.bots.pending}
+        idle: list[LiveGame] = []
+        busy: list[str] = []
+        for game_id, live in self._cache.items():
+            if len(idle) == excess or len(busy) == EVICTION_LOOK:
+                break
+            if live.connections or live.lock.locked() or game_id in busy_bots or live.timer:
+                busy.append(game_id)
+            else:
+                idle.append(live)
+        for game_id in busy:
+            self._cache.move_to_end(game_id)
+        for live in idle:
+            live.dead = True  # anyone still holding it loads it again
+            del self._cache[live.id]
+            self._release(live.id)
 
     def _drop(self, live: LiveGame) -> None:
         """Forget a game whose memory may differ from storage; its watchers reconnect."""
