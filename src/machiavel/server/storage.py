@@ -1225,19 +1225,10 @@ def _append_actions(conn: Connection, actions: Sequence[NewAction]) -> bool:
     """
     mark = _mark(conn)
     now = _bind_time(conn, datetime.now(UTC))
-    humans = [a.game_id for a in actions if a.human]
-    ended = [a.game_id for a in actions if a.is_over]
-    values: list[Any] = [now]
+    values: list[Any] = [now, now]
     for a in actions:
-        values += (a.game_id, _to_move_text(a.to_move))
-    if humans:
-        values += (*humans, now)
-    if ended:
-        values += (*ended, True)
-    values += tuple(a.game_id for a in actions)
-    for a in actions:
-        values += (a.game_id, a.number - 1)
-    sql = groupsql.move_games(mark, len(actions), len(humans), len(ended))
+        values += (a.game_id, _to_move_text(a.to_move), a.number - 1, a.human, a.is_over)
+    sql = groupsql.move_games(mark, len(actions))
     if conn.exec_driver_sql(sql, tuple(values)).rowcount != len(actions):
         return False
     for a in actions:  # rare (tables with a clock): one statement each
