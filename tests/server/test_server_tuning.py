@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from machiavel.server import app as app_module
 from machiavel.server import jsontext
@@ -109,3 +110,47 @@ def test_bodies_the_route_would_refuse_go_to_the_route(client: TestClient, body:
     )
     assert 400 <= answer.status_code < 500 and answer.json()["detail"]
     assert client.get(f"/api/games/{created['id']}").json()["version"] == 0
+
+
+def first_word(client: TestClient, path: str) -> tuple[Any, ...]:
+    """What a socket opened at ``path`` hears first: a message, or its close with why."""
+    try:
+        with client.websocket_connect(path) as socket:
+            return ("message", socket.receive_json())
+    except WebSocketDisconnect as closed:
+        return ("closed", closed.code, closed.reason)
+
+
+def test_sockets_opened_past_the_framework_are_served_as_the_route_would(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    created = client.post("/api/games", json={"game": "tyrus", "players": 2}).json()
+    game_id, token = created["id"], created["seats"][0]["token"]
+    client.get(f"/api/games/{game_id}", params={"token": token})  # the seat is taken
+    paths = [
+        f"/api/games/{game_id}/ws?token={token}",  # the seat's state
+        f"/api/games/{game_id}/ws",  # a spectator's
+        f"/api/games/{game_id}/ws?token=not-a-token",  # closed: 4403
+        f"/api/games/{game_id}/ws?log_from=-1",  # closed: a sentence
+        "/api/games/nosuchgame/ws",  # closed: 4404
+    ]
+    served = []
+    for path in paths:
+        fast = first_word(client, path)
+        with monkeypatch.context() as routed_only:  # every socket goes to FastAPI's route
+            routed_only.setattr(app_module, "_socket_route", lambda _scope: None)
+            routed = first_word(client, path)
+        assert fast == routed, path
+        served.append(fast[:2])
+    assert served[0][0] == served[1][0] == "message"
+    assert [word[1] for word in served[2:]] == [4403, 1008, 4404]
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/games/x/ws/more", "/api/games//ws", "/api/games/x/socket", "/ws"]
+)
+def test_other_socket_paths_are_left_to_the_router(path: str) -> None:
+    scope = {"type": "websocket", "path": path}
+    assert app_module._socket_route(scope) is None
+    assert app_module._socket_route({"type": "http", "path": "/api/games/x/ws"}) is None
+    assert app_module._socket_route({"type": "websocket", "path": "/api/games/x/ws"}) == "x"

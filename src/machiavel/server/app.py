@@ -99,6 +99,7 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 Asgi = Callable[[Scope, Receive, Send], Awaitable[None]]
+SocketHandler = Callable[[WebSocket], Awaitable[None]]
 
 
 def create_app(
@@ -175,12 +176,14 @@ def create_app(
     app.state.accounts = accounts
     app.state.mailer = mailer
     _add_error_handlers(app, repository)
-    _add_routes(app, service, accounts)
+    watch = game_socket(service, accounts)
+    _add_routes(app, service, accounts, watch)
     _add_account_routes(app, service, accounts)
     _add_bot_account_routes(app, accounts)
     _add_mail_routes(app, notifier)
     _add_metrics_route(app, MetricsReaders.parse(metrics_from))
     app.add_middleware(FastActions, service=service)
+    app.add_middleware(FastSockets, serve=watch)
     app.add_middleware(BodyLimit, limit=max_body)
     write_rate = WriteRate(table_limits or TableLimits())
     if cluster is not None:  # limits hold for the whole cluster
@@ -397,6 +400,37 @@ class FastActions:
             await answered(scope, receive, send)
             return
         await _send_json(send, status, text)
+
+
+class FastSockets:
+    """A game's WebSocket (``/api/games/{id}/ws``) handed to its handler without
+    FastAPI's exception layer, routing and dependency solving, which cost more than the
+    rest of opening a socket (issue 18). The handler reads everything itself (the game id,
+    the query) and closes a refused socket with why, so nothing those layers did is
+    missing; the layers outside this one (errors, security headers, counts) still see
+    the socket. Any other scope goes on."""
+
+    def __init__(self, app: Asgi, serve: SocketHandler) -> None:
+        self.app = app
+        self.serve = serve
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        game_id = _socket_route(scope)
+        if game_id is None:
+            await self.app(scope, receive, send)
+            return
+        scope["path_params"] = {"game_id": game_id}  # as the route would set it
+        await self.serve(WebSocket(scope, receive, send))
+
+
+def _socket_route(scope: Scope) -> str | None:
+    """The game id of a WebSocket to /api/games/{id}/ws, else None."""
+    if scope["type"] != "websocket":
+        return None
+    parts = scope["path"].split("/")
+    if len(parts) != 5 or parts[:3] != ["", "api", "games"] or parts[4] != "ws" or not parts[3]:
+        return None
+    return str(parts[3])
 
 
 def _action_route(scope: Scope) -> str | None:
@@ -725,7 +759,9 @@ def unsubscribe_page(sentence: str) -> str:
     )
 
 
-def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
+def _add_routes(
+    app: FastAPI, service: GameService, accounts: Accounts, socket: SocketHandler
+) -> None:
     @app.post("/api/games", status_code=201, response_model=CreatedOut, responses=apidoc.CREATE)
     async def create_game(body: CreateGameIn, request: Request) -> Any:
         """Open a table: the game, its players, options and seats (people or bots; a
@@ -884,7 +920,13 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
         account = None if body.token else await _account_id(request, accounts)
         return JSONResponse(await service.take_back(game_id, body.token, account))
 
-    @app.websocket("/api/games/{game_id}/ws")
+    app.websocket("/api/games/{game_id}/ws")(socket)
+
+
+def game_socket(service: GameService, accounts: Accounts) -> SocketHandler:
+    """The handler of a game's WebSocket (``/api/games/{game_id}/ws``), which
+    ``FastSockets`` serves, and the route too for a scope that did not pass through it."""
+
     async def watch(websocket: WebSocket) -> None:
         # The path's game id and the query's token and log_from (as FastAPI would pass
         # them: strings, the last of a repeated name) are read here rather than declared:
@@ -937,6 +979,8 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
             sender.cancel()
             with suppress(asyncio.CancelledError, Exception):
                 await sender
+
+    return watch
 
 
 async def _open_watch(
