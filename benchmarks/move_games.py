@@ -41,9 +41,10 @@ def sizes_of(text: str) -> list[int]:
 def time_size(db: sqlite3.Connection, versions: dict[str, int], size: int, rounds: int) -> float:
     """The median time (µs) of moving ``size`` random games, over ``rounds`` statements."""
     sql = groupsql.move_games("?", size)
+    games = sorted(versions)
     times = []
     for _ in range(rounds):
-        group = random.sample(sorted(versions), size)
+        group = random.sample(games, size)
         values: list[object] = [NOW, NOW]
         for game in group:
             values += (game, "0", versions[game], True, False)

@@ -176,8 +176,9 @@ def create_app(
     app.state.accounts = accounts
     app.state.mailer = mailer
     _add_error_handlers(app, repository)
+    _add_routes(app, service, accounts)
     watch = game_socket(service, accounts)
-    _add_routes(app, service, accounts, watch)
+    app.websocket("/api/games/{game_id}/ws")(watch)  # for a scope FastSockets did not take
     _add_account_routes(app, service, accounts)
     _add_bot_account_routes(app, accounts)
     _add_mail_routes(app, notifier)
@@ -425,27 +426,28 @@ class FastSockets:
 
 def _socket_route(scope: Scope) -> str | None:
     """The game id of a WebSocket to /api/games/{id}/ws, else None."""
-    if scope["type"] != "websocket":
+    return _game_id_in(scope["path"], "ws") if scope["type"] == "websocket" else None
+
+
+def _game_id_in(path: str, last: str) -> str | None:
+    """The id of /api/games/{id}/``last`` (a non-empty segment), else None."""
+    parts = path.split("/")
+    if len(parts) != 5 or parts[:3] != ["", "api", "games"] or parts[4] != last:
         return None
-    parts = scope["path"].split("/")
-    if len(parts) != 5 or parts[:3] != ["", "api", "games"] or parts[4] != "ws" or not parts[3]:
-        return None
-    return str(parts[3])
+    return parts[3] or None
 
 
 def _action_route(scope: Scope) -> str | None:
     """The game id of a POST to /api/games/{id}/actions with a JSON body, else None."""
     if scope["type"] != "http" or scope["method"] != "POST":
         return None
-    parts = scope["path"].split("/")
-    if len(parts) != 5 or parts[:3] != ["", "api", "games"] or parts[4] != "actions":
-        return None
-    if not parts[3]:
+    game_id = _game_id_in(scope["path"], "actions")
+    if game_id is None:
         return None
     for name, value in scope.get("headers") or []:
         if name == b"content-type" and value.split(b";")[0].strip().lower() != b"application/json":
             return None  # the route decides what other content types mean
-    return str(parts[3])
+    return game_id
 
 
 def _well_formed_action(body: bytes) -> tuple[str | None, str, int] | None:
@@ -759,9 +761,7 @@ def unsubscribe_page(sentence: str) -> str:
     )
 
 
-def _add_routes(
-    app: FastAPI, service: GameService, accounts: Accounts, socket: SocketHandler
-) -> None:
+def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
     @app.post("/api/games", status_code=201, response_model=CreatedOut, responses=apidoc.CREATE)
     async def create_game(body: CreateGameIn, request: Request) -> Any:
         """Open a table: the game, its players, options and seats (people or bots; a
@@ -919,8 +919,6 @@ def _add_routes(
         leaving): you play it again."""
         account = None if body.token else await _account_id(request, accounts)
         return JSONResponse(await service.take_back(game_id, body.token, account))
-
-    app.websocket("/api/games/{game_id}/ws")(socket)
 
 
 def game_socket(service: GameService, accounts: Accounts) -> SocketHandler:
