@@ -47,7 +47,7 @@ def time_size(db: sqlite3.Connection, versions: dict[str, int], size: int, round
         group = random.sample(games, size)
         values: list[object] = [NOW, NOW]
         for game in group:
-            values += (game, "0", versions[game], True, False)
+            values += (game, "0", versions[game], True)
         db.execute("BEGIN")
         start = time.perf_counter()
         moved = db.execute(sql, values).rowcount

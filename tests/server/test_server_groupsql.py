@@ -13,9 +13,10 @@ from machiavel.server.storage import Repository
 @pytest.mark.parametrize("mark", ["?", "%s"])
 @pytest.mark.parametrize("games", [1, 3, 7])
 def test_each_statement_has_a_mark_per_value(mark: str, games: int) -> None:
-    # the time twice, then id, to_move, version, by a person, ended: a game
+    # the time twice, then id, to_move, version, by a person: a game
     assert groupsql.move_games(mark, games).count(mark) == 2 + groupsql.MOVED_COLUMNS * games
     assert groupsql.insert_actions(mark, games).count(mark) == 4 * games
+    assert groupsql.end_games(mark, games).count(mark) == 1 + games  # true, then the ids
     assert groupsql.change_seat(mark, True).count(mark) == 7
     assert groupsql.change_seat(mark, False).count(mark) == 6
 
@@ -42,7 +43,16 @@ def test_a_group_of_games_moves_with_no_branch_per_game() -> None:
     small, large = groupsql.move_games("?", 2), groupsql.move_games("?", 200)
     assert small.count("CASE") == large.count("CASE") == 1
     assert " IN " not in large
-    assert large.count("(?, ?, ?, ?, ?)") == 200
+    assert large.count("(?, ?, ?, ?)") == 200
+
+
+def test_moving_games_leaves_their_indexed_ending_alone() -> None:
+    """SQLite rewrites the index entry of every indexed column a SET names, changed or
+    not: the UPDATE every action runs does not name ``is_over`` (``end_games`` does, for
+    the games that end)."""
+    moved = groupsql.move_games("?", 3)
+    assert "is_over" not in moved.split(" FROM ")[0]
+    assert groupsql.end_games("?", 2).startswith("UPDATE games SET is_over = ?")
 
 
 def test_a_driver_without_positional_marks_is_refused_with_a_sentence() -> None:

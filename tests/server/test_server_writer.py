@@ -116,6 +116,26 @@ def test_a_group_stores_each_games_own_turn_people_and_seats(
         reopened.close()
 
 
+def test_games_ended_together_are_all_stored_over_and_only_they(
+    repository: Repository, any_database_url: str
+) -> None:
+    """Games an action of the group ends are marked over by a statement of their own
+    (groupsql.end_games): every one of them, and none of the others."""
+    ids = [f"e{n}" for n in range(4)]
+    assert repository.write_group([record(i) for i in ids]) == [None] * 4
+    ending = {"e1", "e3"}
+    group: list[Write] = [NewAction(i, 1, 0, "S1 citadel", i in ending) for i in ids]
+    assert repository.write_group(group) == [None] * 4
+    reopened = Repository(any_database_url)
+    try:
+        stored = {i: reopened.load(i) for i in ids}
+        over = {i for i, loaded in stored.items() if loaded is not None and loaded[0].is_over}
+        assert over == ending
+        assert all(loaded is not None and loaded[0].version == 1 for loaded in stored.values())
+    finally:
+        reopened.close()
+
+
 def test_a_refused_write_refuses_only_itself(repository: Repository) -> None:
     assert repository.write_group([record("a"), record("b"), record("c")]) == [None] * 3
     outcomes = repository.write_group(

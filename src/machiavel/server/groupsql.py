@@ -21,8 +21,8 @@ from functools import lru_cache
 # Shapes kept: one per group size. Texts take about 17 characters a game (17 KB for the
 # largest group, 1,000 games).
 SHAPES_KEPT = 256
-# Values a game moved in ``move_games``: id, to_move, version expected, by a person, ended.
-MOVED_COLUMNS = 5
+# Values a game moved in ``move_games``: id, to_move, version expected, by a person.
+MOVED_COLUMNS = 4
 
 
 def parameter_mark(paramstyle: str) -> str:
@@ -42,24 +42,35 @@ def move_games(mark: str, games: int) -> str:
     """Move ``games`` games one version on, each only if it is at the version expected.
 
     Parameters, in order: the time; the time again (when a person moved the game); then
-    per game its id, its ``to_move`` text, the version expected, whether a person moved
-    it and whether it ended (``MOVED_COLUMNS`` values a game).
+    per game its id, its ``to_move`` text, the version expected and whether a person moved
+    it (``MOVED_COLUMNS`` values a game).
 
     The games are joined to a list of values (``UPDATE ... FROM``), each found through
     the primary key. Until 2026-11-25 the new ``to_move`` of each game was a ``CASE``
     with a branch per game, which the database went through for every row: a group of
     ``n`` games cost ``n * n`` comparisons (1,000 games: 8.4 ms of SQLite against 3.1 now).
+
+    ``is_over`` is not assigned here but by ``end_games``, for the games an action ends:
+    SQLite rewrites the index entry of every indexed column a ``SET`` names, changed or
+    not, and ``is_over`` is indexed (until 2026-11-29 every action rewrote its entry:
+    about 2.4 of 22.5 µs of SQLite's work an action, ``benchmarks/move_games.py``).
     """
     rows = ", ".join([f"({_marks(mark, MOVED_COLUMNS)})"] * games)
     return (
         "UPDATE games SET version = games.version + 1, "
         f"updated_at = {mark}, "
         "to_move = moved.column2, "
-        f"human_acted_at = CASE WHEN moved.column4 THEN {mark} ELSE games.human_acted_at END, "
-        "is_over = games.is_over OR moved.column5 "
+        f"human_acted_at = CASE WHEN moved.column4 THEN {mark} ELSE games.human_acted_at END "
         f"FROM (VALUES {rows}) AS moved "
         "WHERE games.id = moved.column1 AND games.version = moved.column3"
     )
+
+
+@lru_cache(maxsize=SHAPES_KEPT)
+def end_games(mark: str, games: int) -> str:
+    """Mark ``games`` games over (parameters: true, then their ids): those whose action of
+    the group ended them, after ``move_games`` moved them."""
+    return f"UPDATE games SET is_over = {mark} WHERE id IN ({_marks(mark, games)})"
 
 
 @lru_cache(maxsize=SHAPES_KEPT)

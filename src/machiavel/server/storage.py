@@ -1227,10 +1227,13 @@ def _append_actions(conn: Connection, actions: Sequence[NewAction]) -> bool:
     now = _bind_time(conn, datetime.now(UTC))
     values: list[Any] = [now, now]
     for a in actions:
-        values += (a.game_id, _to_move_text(a.to_move), a.number - 1, a.human, a.is_over)
+        values += (a.game_id, _to_move_text(a.to_move), a.number - 1, a.human)
     sql = groupsql.move_games(mark, len(actions))
     if conn.exec_driver_sql(sql, tuple(values)).rowcount != len(actions):
         return False
+    ended = [a.game_id for a in actions if a.is_over]
+    if ended:  # a game in fifty or so: its own statement (groupsql.move_games says why)
+        conn.exec_driver_sql(groupsql.end_games(mark, len(ended)), (True, *ended))
     for a in actions:  # rare (tables with a clock): one statement each
         if a.clock_state is not None:
             conn.execute(
