@@ -112,6 +112,86 @@ def test_bodies_the_route_would_refuse_go_to_the_route(client: TestClient, body:
     assert client.get(f"/api/games/{created['id']}").json()["version"] == 0
 
 
+def masked(answer: Any) -> Any:
+    """An answer with what differs between two tables made alike (ids, tokens) masked."""
+    if isinstance(answer, dict):
+        return {k: "*" if k in ("id", "token") else masked(v) for k, v in answer.items()}
+    if isinstance(answer, list):
+        return [masked(item) for item in answer]
+    return answer
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"game": "tyrus", "players": 2}',  # 201
+        b'{"game": "djambi", "listed": false, "pace": "turn-based"}',  # 201
+        b'{"game": "tyrus", "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}]}',
+        b'{"game": "tyrus", "players": 2, "seed": 3}',  # 400: two people, a chosen seed
+        b'{"game": "nosuch"}',  # 400
+        b'{"game": "tyrus", "players": 9}',  # 400
+        b'{"game": "tyrus", "players": "2"}',  # 422: a string is no number
+        b'{"game": "tyrus", "extra": 1}',  # 422
+        b'{"game": "tyrus", "seats": [{"kind": "robot"}]}',  # 422
+        b'{"game": "tyrus", "players": 2.0}',  # 422: strict, in JSON as in Python
+        b'{"game": "tyrus", "listed": 1}',  # 422
+        b'{"game": "tyrus", "players": 2, "abandon_after": 0}',  # 422
+        b'{"game": "tyrus", "players": 2, "game": "djambi"}',  # the last one counts
+        b'{"game": "tyrus", "options": {"memory_mode": true}, "clock": {"kind": "live"}}',
+        b'{"game": "tyrus", "seats": [{"kind": "bot"}, {"kind": "bot"}], "seed": 18446744073709551615}',
+        b'{"game": "tyrus", "players": NaN}',  # 400 or 422, as the route says
+        b"",  # 422: no body
+        b"[1, 2]",  # 422
+        b"not json",  # 400
+    ],
+)
+def test_tables_made_past_the_framework_are_answered_as_the_route_would(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, body: bytes
+) -> None:
+    decided: list[bool] = []
+    visitor_creates = app_module._visitor_creates
+
+    def deciding(scope: Any) -> bool:
+        decided.append(visitor_creates(scope))
+        return decided[-1]
+
+    monkeypatch.setattr(app_module, "_visitor_creates", deciding)
+    headers = {"content-type": "application/json"}
+    fast = client.post("/api/games", content=body, headers=headers)
+    assert decided == [True]  # it went past the framework (or back to the route: refused)
+    with monkeypatch.context() as routed_only:  # every table goes to FastAPI's route
+        routed_only.setattr(app_module, "_visitor_creates", lambda _scope: False)
+        routed = client.post("/api/games", content=body, headers=headers)
+    assert fast.status_code == routed.status_code, body
+    assert masked(fast.json()) == masked(routed.json()), body
+    assert fast.headers["content-type"] == "application/json"
+    if fast.status_code == 201:
+        for made in (fast.json(), routed.json()):  # both tables are there, as answered
+            token = made["seats"][0]["token"]
+            seen = client.get(f"/api/games/{made['id']}", params={"token": token}).json()
+            assert (seen["id"], seen["game"]) == (made["id"], made["game"])  # a bot may move
+
+
+@pytest.mark.parametrize(
+    ("change", "fast"),
+    [
+        ({}, True),
+        ({"headers": [(b"content-type", b"application/json; charset=utf-8")]}, True),
+        ({"headers": [(b"cookie", b"machiavel_session=x")]}, False),  # the route reads it
+        ({"headers": [(b"authorization", b"Bearer x")]}, False),
+        ({"headers": [(b"content-type", b"text/plain")]}, False),
+        ({"method": "GET"}, False),
+        ({"path": "/api/games/"}, False),
+        ({"type": "websocket"}, False),
+    ],
+)
+def test_only_a_visitors_table_is_made_past_the_framework(
+    change: dict[str, Any], fast: bool
+) -> None:
+    scope: dict[str, Any] = {"type": "http", "method": "POST", "path": "/api/games", "headers": []}
+    assert app_module._visitor_creates({**scope, **change}) is fast
+
+
 def first_word(client: TestClient, path: str) -> tuple[Any, ...]:
     """What a socket opened at ``path`` hears first: a message, or its close with why."""
     try:

@@ -16,6 +16,7 @@ from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
 from redis.exceptions import RedisError
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -184,6 +185,7 @@ def create_app(
     _add_mail_routes(app, notifier)
     _add_metrics_route(app, MetricsReaders.parse(metrics_from))
     app.add_middleware(FastActions, service=service)
+    app.add_middleware(FastCreate, service=service)
     app.add_middleware(FastSockets, serve=watch)
     app.add_middleware(BodyLimit, limit=max_body)
     write_rate = WriteRate(table_limits or TableLimits())
@@ -220,9 +222,7 @@ def _add_error_handlers(app: FastAPI, repository: Repository) -> None:
     @app.exception_handler(ApiError)
     async def api_error(_: Request, error: Exception) -> Response:
         assert isinstance(error, ApiError)
-        body: dict[str, Any] = dict(error.state) if error.state is not None else {}
-        body["detail"] = error.detail
-        return JSONResponse(body, status_code=error.status)
+        return _json_answer(_refusal(error), error.status)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, error: Exception) -> Response:
@@ -376,31 +376,103 @@ class FastActions:
         if game_id is None:
             await self.app(scope, receive, send)
             return
-        body = bytearray()
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went away
-            body += message.get("body", b"")
-            if not message.get("more_body", False):
-                break
-        request = _well_formed_action(bytes(body))
+        body = await _read_body(receive)
+        if body is None:
+            return  # the client went away
+        request = _well_formed_action(body)
         if request is None or request[0] is None:  # no token: the route reads the cookie
-            await self.app(scope, _replay(bytes(body), receive), send)
+            await self.app(scope, _replay(body, receive), send)
             return
         token, action, version = request
         try:
             text = await self.service.act(game_id, token, action, version)
             status = 200
         except ApiError as error:
-            answer: dict[str, Any] = dict(error.state) if error.state is not None else {}
-            answer["detail"] = error.detail
-            text, status = jsontext.dump_bytes(answer), error.status
+            text, status = _refusal(error), error.status
         except (DBAPIError, PoolTimeout) as error:  # as the route's handler answers it
             answered = database_answer(self.service.repo, error)
             await answered(scope, receive, send)
             return
         await _send_json(send, status, text)
+
+
+class FastCreate:
+    """``POST /api/games`` from a visitor, made without FastAPI's routing, dependency
+    solving and response encoding, which cost about as much as making the game (issue 18:
+    `benchmarks/game_churn.py`).
+
+    Only a request the route would take as a visitor's is made here: no session (no
+    ``Authorization`` or ``Cookie`` header: the route reads them, and checks the Origin),
+    a JSON body (content type JSON or none) that ``CreateGameIn`` validates, the model the
+    route validates it with. Anything else goes on to the route, which answers as
+    documented (a refused body: 422 with a sentence); refusals of the game are the same
+    ``ApiError`` answers as the route's, and the table is made by the same call.
+    """
+
+    def __init__(self, app: Asgi, service: GameService) -> None:
+        self.app = app
+        self.service = service
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not _visitor_creates(scope):
+            await self.app(scope, receive, send)
+            return
+        raw = await _read_body(receive)
+        if raw is None:
+            return  # the client went away
+        try:
+            body = CreateGameIn.model_validate_json(raw)
+        except ValidationError:  # the route says what is wrong with it
+            await self.app(scope, _replay(raw, receive), send)
+            return
+        client = scope.get("client")
+        address = client[0] if client else "unknown"
+        try:
+            text = jsontext.dump_bytes(await _create(self.service, body, None, address))
+            status = 201
+        except ApiError as error:
+            text, status = _refusal(error), error.status
+        except (DBAPIError, PoolTimeout) as error:  # as the route's handler answers it
+            answered = database_answer(self.service.repo, error)
+            await answered(scope, receive, send)
+            return
+        await _send_json(send, status, text)
+
+
+def _visitor_creates(scope: Scope) -> bool:
+    """Whether this is a POST to /api/games with a JSON body (or no content type) and
+    no session: no ``Authorization`` or ``Cookie`` header."""
+    if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] != "/api/games":
+        return False
+    for name, value in scope.get("headers") or []:
+        if name in (b"authorization", b"cookie"):
+            return False
+        if name == b"content-type" and not _json_type(value):
+            return False
+    return True
+
+
+def _json_type(value: bytes) -> bool:
+    return value.split(b";")[0].strip().lower() == b"application/json"
+
+
+async def _read_body(receive: Receive) -> bytes | None:
+    """A request's whole body (BodyLimit, outside, bounds it); None if the client left."""
+    body = bytearray()
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        body += message.get("body", b"")
+        if not message.get("more_body", False):
+            return bytes(body)
+
+
+def _refusal(error: ApiError) -> bytes:
+    """An ``ApiError`` as the route's handler answers it: the state, if any, and why."""
+    answer: dict[str, Any] = dict(error.state) if error.state is not None else {}
+    answer["detail"] = error.detail
+    return jsontext.dump_bytes(answer)
 
 
 class FastSockets:
@@ -445,7 +517,7 @@ def _action_route(scope: Scope) -> str | None:
     if game_id is None:
         return None
     for name, value in scope.get("headers") or []:
-        if name == b"content-type" and value.split(b";")[0].strip().lower() != b"application/json":
+        if name == b"content-type" and not _json_type(value):
             return None  # the route decides what other content types mean
     return game_id
 
@@ -572,6 +644,32 @@ async def _signed_in(request: Request, accounts: Accounts) -> AccountRecord:
 
 def _client_address(request: Request) -> str:
     return request.client.host if request.client is not None else "unknown"
+
+
+async def _create(
+    service: GameService, body: CreateGameIn, account: AccountRecord | None, address: str
+) -> JsonDict:
+    """Open the table a ``CreateGameIn`` asks for (the route's and ``FastCreate``'s)."""
+    seats = (
+        [SeatSpec(s.kind, s.level, s.name, s.account) for s in body.seats]
+        if body.seats is not None
+        else None
+    )
+    return await service.create(
+        body.game,
+        body.players,
+        seats,
+        body.options,
+        body.seed,
+        body.listed,
+        account,
+        body.rated,
+        body.pace,
+        body.clock,
+        body.stand_in,
+        body.abandon_after,
+        address,
+    )
 
 
 def _with_session(body: Any, status: int, token: str, request: Request) -> Response:
@@ -768,27 +866,8 @@ def _add_routes(app: FastAPI, service: GameService, accounts: Accounts) -> None:
         person's seat may be reserved for an account, which is invited), its pace (live or
         turn-based). Signed in, your seat (the one reserved for you, else the first human
         seat) belongs to your account."""
-        seats = (
-            [SeatSpec(s.kind, s.level, s.name, s.account) for s in body.seats]
-            if body.seats is not None
-            else None
-        )
         account = await _account(request, accounts)
-        created = await service.create(
-            body.game,
-            body.players,
-            seats,
-            body.options,
-            body.seed,
-            body.listed,
-            account,
-            body.rated,
-            body.pace,
-            body.clock,
-            body.stand_in,
-            body.abandon_after,
-            _client_address(request),
-        )
+        created = await _create(service, body, account, _client_address(request))
         return JSONResponse(created, status_code=201)
 
     @app.get("/api/ratings/{game}", response_model=LeaderboardOut, responses=apidoc.LEADERBOARD)
