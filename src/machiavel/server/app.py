@@ -384,16 +384,8 @@ class FastActions:
             await self.app(scope, _replay(body, receive), send)
             return
         token, action, version = request
-        try:
-            text = await self.service.act(game_id, token, action, version)
-            status = 200
-        except ApiError as error:
-            text, status = _refusal(error), error.status
-        except (DBAPIError, PoolTimeout) as error:  # as the route's handler answers it
-            answered = database_answer(self.service.repo, error)
-            await answered(scope, receive, send)
-            return
-        await _send_json(send, status, text)
+        acting = self.service.act(game_id, token, action, version)
+        await _answer(scope, receive, send, self.service.repo, 200, acting)
 
 
 class FastCreate:
@@ -427,16 +419,33 @@ class FastCreate:
             return
         client = scope.get("client")
         address = client[0] if client else "unknown"
-        try:
-            text = jsontext.dump_bytes(await _create(self.service, body, None, address))
-            status = 201
-        except ApiError as error:
-            text, status = _refusal(error), error.status
-        except (DBAPIError, PoolTimeout) as error:  # as the route's handler answers it
-            answered = database_answer(self.service.repo, error)
-            await answered(scope, receive, send)
-            return
-        await _send_json(send, status, text)
+        creating = _created(self.service, body, address)
+        await _answer(scope, receive, send, self.service.repo, 201, creating)
+
+
+async def _created(service: GameService, body: CreateGameIn, address: str) -> bytes:
+    """A visitor's table made, as the JSON text the route answers."""
+    return jsontext.dump_bytes(await _create(service, body, None, address))
+
+
+async def _answer(
+    scope: Scope,
+    receive: Receive,
+    send: Send,
+    repository: Repository,
+    status: int,
+    call: Awaitable[bytes],
+) -> None:
+    """Answer with what ``call`` gives, or as the routes' handlers answer its failure: an
+    ``ApiError`` with its refusal, a database fault as ``database_answer`` says."""
+    try:
+        text = await call
+    except ApiError as error:
+        text, status = _refusal(error), error.status
+    except (DBAPIError, PoolTimeout) as error:
+        await database_answer(repository, error)(scope, receive, send)
+        return
+    await _send_json(send, status, text)
 
 
 def _visitor_creates(scope: Scope) -> bool:
