@@ -417,9 +417,7 @@ class FastCreate:
         except ValidationError:  # the route says what is wrong with it
             await self.app(scope, _replay(raw, receive), send)
             return
-        client = scope.get("client")
-        address = client[0] if client else "unknown"
-        creating = _created(self.service, body, address)
+        creating = _created(self.service, body, _client_address(HTTPConnection(scope)))
         await _answer(scope, receive, send, self.service.repo, 201, creating)
 
 
@@ -651,8 +649,8 @@ async def _signed_in(request: Request, accounts: Accounts) -> AccountRecord:
     return account
 
 
-def _client_address(request: Request) -> str:
-    return request.client.host if request.client is not None else "unknown"
+def _client_address(connection: HTTPConnection) -> str:
+    return connection.client.host if connection.client is not None else "unknown"
 
 
 async def _create(

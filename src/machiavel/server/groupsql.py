@@ -53,7 +53,8 @@ def move_games(mark: str, games: int) -> str:
     ``is_over`` is not assigned here but by ``end_games``, for the games an action ends:
     SQLite rewrites the index entry of every indexed column a ``SET`` names, changed or
     not, and ``is_over`` is indexed (until 2026-11-29 every action rewrote its entry:
-    about 2.4 of 22.5 µs of SQLite's work an action, ``benchmarks/move_games.py``).
+    about 2.4 of 22.5 µs of SQLite's work an action; docs/server.md, "What storing an
+    action costs SQLite").
     """
     rows = ", ".join([f"({_marks(mark, MOVED_COLUMNS)})"] * games)
     return (
