@@ -176,13 +176,19 @@ def test_ctrl_c_cancels_the_games_on_ray_and_keeps_those_played(
         finally:  # pressed even on a failure, which would otherwise leave the arena running
             os.kill(os.getpid(), signal.SIGINT)
 
+    # Ctrl-C raises KeyboardInterrupt whatever this process inherited: a test run started
+    # in the background by a non-interactive shell (`make test &`) ignores SIGINT, and
+    # the arena would then wait for the never-ending games for ever.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     presser = threading.Thread(target=ctrl_c_after_the_fast_game, daemon=True)
     presser.start()
     try:
         code = cli.main(command)
     except KeyboardInterrupt:  # pressed before any game ended: the arena passes it on
         code = None
-    presser.join()
+    finally:
+        presser.join()
+        signal.signal(signal.SIGINT, previous)
     assert not failures and code == 0
     assert "Interrupted: 1 of 3 games played" in capsys.readouterr().out
     saved = _arena_json(out.with_suffix(".json"))
