@@ -212,7 +212,11 @@ def closed_by_server(closed: ConnectionClosed) -> Refused:
 def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--server", default="http://127.0.0.1:8000", help="the server's URL")
-    parser.add_argument("--token", default=os.environ.get(TOKEN_VARIABLE), help="the bot's token")
+    parser.add_argument(
+        "--token",
+        default=os.environ.get(TOKEN_VARIABLE),
+        help="the bot's token (--token=TOKEN for one made before 2026-11-29 that begins with -)",
+    )
     parser.add_argument("--owner", help="without a token: the owner's account name ...")
     parser.add_argument("--password", help="... its password ...")
     parser.add_argument("--bot", help="... and the name of the bot account to make")

@@ -9,6 +9,7 @@ Argon2's cost is lowered (``TEST_COST``) through ``create_app``: the tests stay 
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from typing import Any
@@ -22,6 +23,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from machiavel.server import migrations
 from machiavel.server.accounts import MAX_BOTS_PER_OWNER, TEST_COST
+from machiavel.server.live import new_token
 from machiavel.server.quotas import TableLimits
 from machiavel.server.storage import Repository, database_url
 from support.devices import Device, signed_up
@@ -338,3 +340,11 @@ def test_revision_0010_keeps_the_accounts_and_is_undone(any_database_url: str) -
             assert names == ["ada", "randy"]
     finally:
         engine.dispose()
+
+
+def test_no_token_starts_with_a_dash(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A token (and so a game id) beginning with "-" reads as an option on a command line
+    (`external_bot.py --token -Xy...` failed): such a draw is drawn again."""
+    draws = iter(["-starts-with-a-dash", "_underscore-is-fine", "unused"])
+    monkeypatch.setattr(secrets, "token_urlsafe", lambda size: next(draws))
+    assert new_token() == "_underscore-is-fine"

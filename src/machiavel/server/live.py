@@ -35,7 +35,12 @@ LOG_KEYS = tuple("log" if i == 0 else f"log_{lang}" for i, lang in enumerate(LAN
 
 
 def new_token() -> str:
-    return secrets.token_urlsafe(32)
+    """256 random bits in URL-safe text (43 characters), never starting with "-": a
+    command line reads such a text as an option (``--token -Xy...`` fails), and one
+    token in 64 did. Game ids are the first 12 characters of one."""
+    while (token := secrets.token_urlsafe(32)).startswith("-"):
+        pass  # drawn again: the first character is one of 63 rather than 64
+    return token
 
 
 def hash_token(token: str) -> str:
