@@ -454,7 +454,14 @@ def test_a_node_says_what_it_lacks(
     assert cli_main(["bots", "--database", sqlite_url]) == 2
     assert "needs the cluster's Redis and database" in capsys.readouterr().err
     closed = "redis://127.0.0.1:1/0"  # nothing listens on port 1
-    assert cli_main(["bots", "--redis-url", closed, "--database", sqlite_url]) == 2
+    # The node's event loop handles SIGINT and SIGTERM, and on closing sets them to
+    # Python's defaults: the test worker's own handling is put back for the next tests.
+    handling = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        assert cli_main(["bots", "--redis-url", closed, "--database", sqlite_url]) == 2
+    finally:
+        for signum, handler in handling.items():
+            signal.signal(signum, handler)
     assert "the bot queue cannot be reached" in capsys.readouterr().err
 
 

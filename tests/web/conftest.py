@@ -32,6 +32,7 @@ from playwright.sync_api import (
     Page,
     Response,
     ViewportSize,
+    expect,
     sync_playwright,
 )
 from playwright.sync_api import Error as PlaywrightError
@@ -136,6 +137,16 @@ def chromium() -> str:
             pytest.fail(message)
         pytest.skip(message)
     return CHROMIUM
+
+
+@pytest.fixture(autouse=True)
+def patient_expectations() -> Iterator[None]:
+    """Expectations wait for what the server sends as long as the page waits: Playwright's
+    ``expect`` does not take the context's default timeout, and its own 5 s are too short
+    for a busy machine. Back to Playwright's default after each test."""
+    expect.set_options(timeout=PAGE_WAIT_MS)
+    yield
+    expect.set_options(timeout=None)
 
 
 @pytest.fixture(scope="session")

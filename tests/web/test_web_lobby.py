@@ -91,10 +91,12 @@ def test_an_invite_link_seats_a_friend_and_both_pages_stay_live(
                 version = int(page.get_attribute(".game-page", "data-version") or 0)
                 page.locator(".hand .hand-tile.choosable").first.click()
                 page.locator(".building.choosable").first.click()
-                other = friend if page is host else host
-                other.wait_for_function(
-                    f"Number(document.querySelector('.game-page').dataset.version) > {version}"
-                )
+                # The other page shows the move; the mover's own page too, before its turn
+                # mark is read again (else a page still drawing its move looks "mine").
+                for seen in (friend, host) if page is host else (host, friend):
+                    seen.wait_for_function(
+                        f"Number(document.querySelector('.game-page').dataset.version) > {version}"
+                    )
                 break
     assert server.state(link.split("/game/")[1].split("?")[0])["version"] == 4
     assert host.locator(".log ol > li").count() == friend.locator(".log ol > li").count() == 4

@@ -10,7 +10,9 @@ from playwright.sync_api import Page
 
 from support.seeds import dealt
 
-TILE = re.compile(r"\b[SMP](?:10|[1-9])\b")
+# A tile stands alone ("S5"); the page also shows the game id and its tokens, random
+# texts of letters, digits, "-" and "_" that may hold "-S4-" (about one id in 5,000).
+TILE = re.compile(r"(?<![\w-])[SMP](?:10|[1-9])(?![\w-])")
 # Every text of the page and every attribute value but geometry (path data is "M10 20...").
 PAGE_TEXTS = """() => {
   const skip = new Set(["d", "points", "viewBox", "transform", "style", "class"]);

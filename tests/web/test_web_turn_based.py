@@ -10,26 +10,14 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-import pytest
 from playwright.sync_api import Page, Request, expect
-
-from support.waiting import PAGE_WAIT_MS
 
 PASSWORD = "a long password"
 MOVES_EACH = 3  # actions each person plays from the first two browsers
-
-
-@pytest.fixture(autouse=True)
-def patient_expectations() -> Iterator[None]:
-    """Expectations wait for what the server sends as long as the page waits (5 s is
-    Playwright's default: too short for a busy machine), then back to the default."""
-    expect.set_options(timeout=PAGE_WAIT_MS)
-    yield
-    expect.set_options(timeout=None)
 
 
 def sign_up(page: Page, name: str) -> None:

@@ -10,13 +10,21 @@ import subprocess
 import sys
 from typing import IO
 
+_GIVEN: set[int] = set()  # the ports ``free_port`` gave this process
+
 
 def free_port() -> int:
-    """A TCP port on the loopback that nothing listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+    """A TCP port on the loopback that nothing listens on right now, and that this
+    process was not given before: ports are often drawn several at once before any is
+    bound (a cluster's nodes and its proxy), and the system, choosing among some 14,000,
+    may hand out the same one twice (about one pair in 14,000)."""
+    while True:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port: int = probe.getsockname()[1]
+        if port not in _GIVEN:
+            _GIVEN.add(port)
+            return port
 
 
 def serve_command(database: str, port: int, bot_workers: int = 1) -> list[str]:
