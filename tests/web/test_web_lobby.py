@@ -93,7 +93,7 @@ def test_an_invite_link_seats_a_friend_and_both_pages_stay_live(
                 page.locator(".building.choosable").first.click()
                 # The other page shows the move; the mover's own page too, before its turn
                 # mark is read again (else a page still drawing its move looks "mine").
-                for seen in (friend, host) if page is host else (host, friend):
+                for seen in (host, friend):
                     seen.wait_for_function(
                         f"Number(document.querySelector('.game-page').dataset.version) > {version}"
                     )
