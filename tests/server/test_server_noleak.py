@@ -24,7 +24,7 @@ from starlette.testclient import WebSocketTestSession
 import machiavel
 from machiavel.core.contract import LANGUAGES, Setup, State
 from machiavel.core.rng import Rng
-from support.waiting import STUCK
+from support.waiting import STUCK, Progress
 
 Payload = dict[str, Any]
 SEAT_KEYS = {"player", "kind", "level", "name", "claimed", "reserved", "stand_in", "bot_account"}
@@ -136,11 +136,9 @@ def _drive(
 ) -> int:
     """People play random legal actions whenever they are to move; bots play meanwhile."""
     known = collector.add(None, client.get(f"/api/games/{game_id}").json())
-    moved = (known["version"], time.monotonic())  # fail a game stuck, not a long one
+    progress = Progress()  # fail a game stuck, not a long one
     while not known["is_over"]:
-        if known["version"] != moved[0]:
-            moved = (known["version"], time.monotonic())
-        assert time.monotonic() - moved[1] < STUCK, f"stuck at version {known['version']}"
+        progress.saw(known["version"])
         movers = [p for p in known["to_move"] if p in humans]
         if not movers:
             time.sleep(0.002)  # bots are thinking

@@ -15,7 +15,7 @@ from machiavel.core.rng import random_seed
 from machiavel.server.storage import MAX_SEED, GameRecord, GameRow, Repository, SeatRecord
 from support.devices import Device, signed_up
 from support.seeds import stored_record, stored_seed
-from support.waiting import STUCK
+from support.waiting import Progress
 
 BOT = {"kind": "bot", "level": "easy"}
 PEOPLE_REFUSED = (
@@ -153,14 +153,12 @@ def test_the_rematch_of_a_practice_table_draws_a_new_seed(
 def play_to_the_end(device: Device, game_id: str, token: str) -> None:
     """The person plays first legal actions whenever it is their turn, the bot meanwhile
     (waits are on the state: only a game stuck for STUCK seconds fails)."""
-    moved = (-1, time.monotonic())
+    progress = Progress()
     while True:
         state = device.call("GET", f"/api/games/{game_id}", token=token).json()
         if state["is_over"]:
             return
-        if state["version"] != moved[0]:
-            moved = (state["version"], time.monotonic())
-        assert time.monotonic() - moved[1] < STUCK, f"stuck at version {state['version']}"
+        progress.saw(state["version"])
         if state["player"] not in state["to_move"]:
             time.sleep(0.005)  # the bot is thinking; the next read looks again
             continue

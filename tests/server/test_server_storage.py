@@ -25,7 +25,7 @@ from machiavel.server.storage import (
     StaleWrite,
     database_url,
 )
-from support.waiting import STUCK
+from support.waiting import STUCK, Progress
 
 Client = Callable[..., AbstractContextManager[TestClient]]  # the client_on fixture
 
@@ -48,28 +48,17 @@ def state_of(client: TestClient, game_id: str, token: str | None = None) -> dict
     return state
 
 
-def progress(moved: tuple[int, float], version: int) -> tuple[int, float]:
-    """The version last seen and since when: fails if a game has stayed at it for STUCK
-    seconds (a long game on a slow machine goes on as long as it moves)."""
-    last, since = moved
-    now = time.monotonic()
-    if version != last:
-        return version, now
-    assert now - since < STUCK, f"stuck at version {version} for {STUCK} s"
-    return moved
-
-
 def play_until(
     client: TestClient, game_id: str, token: str, player: int, until: Any
 ) -> dict[str, Any]:
     """Play the human seat's first legal action whenever it is to move, bots doing the rest
     (only a game that stays at one version for STUCK seconds fails, however long it is)."""
-    moved = (-1, time.monotonic())
+    progress = Progress()
     while True:
         state = state_of(client, game_id, token)
         if until(state):
             return state
-        moved = progress(moved, state["version"])
+        progress.saw(state["version"])
         if player in state["to_move"]:
             answer = client.post(
                 f"/api/games/{game_id}/actions",
@@ -125,9 +114,9 @@ def test_games_go_on_after_a_restart_bots_included(
         assert again["log"][: len(before["log"])] == before["log"]
         end = play_until(second, duel["id"], token, 0, lambda s: s["is_over"])
         assert end["winners"]
-        moved = (-1, time.monotonic())
+        progress = Progress("the bots' game")
         while not (bots := state_of(second, bots_only["id"]))["is_over"]:  # resumed by itself
-            moved = progress(moved, bots["version"])
+            progress.saw(bots["version"])
             time.sleep(0.02)
         repository = second.app.state.service.repo  # type: ignore[attr-defined]
         _, final_duel = check_stored(repository, duel["id"])

@@ -30,3 +30,24 @@ async def wait_until_async(condition: Callable[[], object], what: str) -> None:
     while not condition():
         assert time.monotonic() < deadline, f"still waiting, after {STUCK} s, for {what}"
         await asyncio.sleep(0.02)  # the polling interval: the condition is checked again
+
+
+class Progress:
+    """A game's version as last seen, and since when: ``saw`` fails once a game has stayed
+    at one version for ``seconds``, however long the game (a long game on a slow machine
+    goes on as long as it moves)."""
+
+    def __init__(self, what: str = "the game", seconds: float = STUCK) -> None:
+        self.what = what
+        self.seconds = seconds
+        self.version = -1
+        self.since = time.monotonic()
+
+    def saw(self, version: int) -> None:
+        now = time.monotonic()
+        if version != self.version:
+            self.version, self.since = version, now
+            return
+        assert now - self.since < self.seconds, (
+            f"{self.what} stuck at version {version} for {self.seconds} s"
+        )

@@ -9,6 +9,7 @@ from typing import Any
 
 import machiavel
 from machiavel.games.guildes.data import EVENT_IDS, TRICK_LETTERS
+from support.waiting import Progress
 
 # A Djambi log line, the seat shown by its badge and name: "2 easy bot moved their Militant
 # from h7 to h6", "2 robot facile a déplacé son Militant de h7 à h6".
@@ -19,14 +20,12 @@ FRENCH_LINE = re.compile(r"robot facile a [a-zéè]+ (son|sa|ses|le|la|l'|un|une
 def wait_until_over(server: Any, game_id: str, stuck: float = 120) -> dict[str, Any]:
     """The end of a bots' game, however long it takes: only a game that stops moving for
     ``stuck`` seconds fails."""
-    moved = (-1, time.monotonic())
+    progress = Progress(f"game {game_id}", stuck)
     while True:
         state: dict[str, Any] = server.state(game_id)
         if state["is_over"]:
             return state
-        if state["version"] != moved[0]:
-            moved = (state["version"], time.monotonic())
-        assert time.monotonic() - moved[1] < stuck, f"game {game_id} stuck at {moved[0]}"
+        progress.saw(state["version"])
         time.sleep(0.05)
 
 
