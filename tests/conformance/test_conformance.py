@@ -374,6 +374,32 @@ def test_an_illegal_action_told_changes_nothing(game_id: str) -> None:
 @pytest.mark.parametrize(("game_id", "players"), SETUPS)
 @settings(max_examples=3, deadline=None)
 @given(seed=seeds)
+def test_a_view_is_its_public_part_and_its_viewers_own(
+    game_id: str, players: int, seed: int
+) -> None:
+    """``public_view`` (what a server writes once a version for every viewer) and
+    ``private_view`` have no key in common and together are exactly ``view``, for every
+    viewer at every action of a whole random game: so the public part tells no one more
+    than a spectator's view, and nothing of a view is left out."""
+    state = machiavel.game(game_id).new(players, seed=seed)
+    rng = Rng(seed)
+    viewers: list[int | None] = [*range(players), None]
+    while True:
+        public = state.public_view()
+        for viewer in viewers:
+            private = state.private_view(viewer)
+            assert not public.keys() & private.keys()
+            assert {**public, **private} == state.view(viewer)
+        if state.is_over:
+            break
+        random_step(state, rng)
+    with pytest.raises(machiavel.InvalidSetup, match="no player"):
+        state.private_view(players)
+
+
+@pytest.mark.parametrize(("game_id", "players"), SETUPS)
+@settings(max_examples=3, deadline=None)
+@given(seed=seeds)
 def test_events_told_to_all_are_each_viewers_events(game_id: str, players: int, seed: int) -> None:
     """``events_for_all`` (what the log is written from) gives every viewer exactly the
     lines ``events`` gives them alone, at every action of a whole random game."""

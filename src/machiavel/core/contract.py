@@ -144,6 +144,19 @@ class State(ABC):
     def _view(self, player: int | None) -> JsonDict:
         """The game-specific part of what ``player`` (None: a spectator) may know."""
 
+    def _public_view(self) -> JsonDict:
+        """The keys of ``_view`` that every viewer, spectators included, gets alike.
+
+        A game whose views are mostly alike returns those keys here, the rest from
+        ``_private_view``, and writes ``_view`` as the two together: a server then builds
+        and encodes the common part once a version rather than once a viewer. ``{}`` by
+        default: all of ``_view`` is then the viewer's own."""
+        return {}
+
+    def _private_view(self, player: int | None) -> JsonDict:
+        """The keys of ``_view`` that are not in ``_public_view`` (by default all)."""
+        return self._view(player)
+
     @property
     @abstractmethod
     def scores(self) -> list[float]:
@@ -403,6 +416,31 @@ class State(ABC):
             "scores": list(self.scores),
         }
         data.update(self._view(player))
+        return data
+
+    def public_view(self) -> JsonDict:
+        """The part of every viewer's ``view`` that is the same for all of them: the
+        common keys but ``viewer``, and ``_public_view``. A new dict at every call."""
+        data: JsonDict = {
+            "game": self.game.id,
+            "players": self.players,
+            "version": self.version,
+            "to_move": list(self.to_move),
+            "is_over": self.is_over,
+            "winners": list(self.winners),
+            "scores": list(self.scores),
+        }
+        data.update(self._public_view())
+        return data
+
+    def private_view(self, player: int | None) -> JsonDict:
+        """The rest of ``view(player)``: ``viewer`` and ``_private_view``. The two parts
+        have no key in common, and ``{**public_view(), **private_view(player)}`` equals
+        ``view(player)`` (the conformance suite checks both)."""
+        if player is not None:
+            self._check_player(player)
+        data: JsonDict = {"viewer": player}
+        data.update(self._private_view(player))
         return data
 
     def seat(self, player: int) -> Seat:

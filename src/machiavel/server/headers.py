@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.telemetry import TelemetryConfig
 
 from machiavel.server.cluster import process_name
 from machiavel.server.metrics import Observed
@@ -101,6 +102,12 @@ def _adding(send: Send, added: list[tuple[bytes, bytes]], kinds: frozenset[str])
     return send_with_headers
 
 
+# FastAPI's own OpenTelemetry, off: the server's figures are Prometheus's (/metrics,
+# metrics.py), and with it on FastAPI asked OpenTelemetry's global providers at every
+# request and socket whether one was configured (a few µs each, issue 18).
+NO_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
+
+
 class SecureFastAPI(FastAPI):
     """FastAPI whose whole middleware stack, error handling included, is wrapped in
     ``SecurityHeaders`` (``add_middleware`` would put it inside the error middleware),
@@ -111,6 +118,7 @@ class SecureFastAPI(FastAPI):
 
     def __init__(self, *, node: str | None = None, **options: Any) -> None:
         self.node = node
+        options.setdefault("telemetry", NO_TELEMETRY)
         super().__init__(**options)
 
     def build_middleware_stack(self) -> Asgi:

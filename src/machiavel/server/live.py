@@ -126,6 +126,7 @@ class LiveGame:
         self.timer: asyncio.TimerHandle | None = None  # fires at the next deadline
         self._texts: dict[tuple[Viewer, int], bytes] = {}
         self._shared: bytes | None = None  # the part of the payload every viewer gets
+        self._public_view: bytes | None = None  # the part of the view every viewer gets
 
     @property
     def id(self) -> str:
@@ -183,6 +184,7 @@ class LiveGame:
     def changed(self) -> None:
         self._texts.clear()
         self._shared = None
+        self._public_view = None
 
     # ---- what a viewer receives -----------------------------------------------------
     def payload(self, viewer: Viewer, log_from: int = 0) -> JsonDict:
@@ -191,9 +193,12 @@ class LiveGame:
         return data
 
     def payload_json(self, viewer: Viewer, log_from: int = 0) -> bytes:
-        """``payload`` as JSON text in UTF-8, built once per viewer, log start and change:
-        the part every viewer gets alike, written once per change, then the viewer's own
-        part and log lines, written in one go (one encoding per push). Only texts are kept
+        """``payload`` as JSON text in UTF-8, built once per viewer, log start and change.
+
+        What every viewer gets alike is written once per change: the payload's shared
+        part, and the view's public part (``State.public_view``, most of a Tyrus view).
+        Each viewer's own part of the view, then of the payload with its log lines, are
+        written after them, and the texts joined as one object each. Only texts are kept
         between calls: a text is one object to the garbage collector, a view is hundreds."""
         start = self._log_start(log_from)
         key = (viewer, start)
@@ -208,8 +213,21 @@ class LiveGame:
                 own["chat"] = self.chat_json(viewer)
             if self._shared is None:  # written once for all the viewers of this version
                 self._shared = dump_bytes(shared_payload(self))
-            shared = memoryview(self._shared)[:-1]  # the two objects made one, uncopied
-            text = b",".join((shared, memoryview(dump_bytes(own))[1:]))
+                self._public_view = dump_bytes(self.state.public_view())
+            public_view = self._public_view
+            assert public_view is not None  # (written with the shared part)
+            # Every part is a non-empty object: "{...}" joined as "{...,...}", uncopied.
+            text = b"".join(
+                (
+                    memoryview(self._shared)[:-1],
+                    b',"view":',
+                    memoryview(public_view)[:-1],
+                    b",",
+                    memoryview(dump_bytes(self.state.private_view(viewer)))[1:],
+                    b",",
+                    memoryview(dump_bytes(own))[1:],
+                )
+            )
             self._texts[key] = text
         return text
 
@@ -272,11 +290,11 @@ class LiveGame:
 # adds the log lines (``log_start``, then ``log`` in English and ``log_fr`` in French:
 # one key per language of ``LOG_KEYS``).
 def viewer_payload(live: LiveGame, viewer: Viewer) -> JsonDict:
-    """What of the payload is the viewer's own: their view and actions, their seat."""
+    """What of the payload is the viewer's own, besides their view: their actions and seat
+    (``payload_json`` joins the view's two parts to it)."""
     state = live.state
     over = live.is_over
     return {
-        "view": state.view(viewer),
         "legal_actions": state.legal_actions(viewer) if viewer is not None and not over else [],
         "player": viewer,
     }

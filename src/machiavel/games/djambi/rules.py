@@ -784,7 +784,19 @@ class DjambiState(State):
     # ---- views ------------------------------------------------------------------------
     def _view(self, player: int | None) -> JsonDict:
         """Djambi has no hidden information: every viewer sees the same thing, except
-        whose each corpse is (D12: corpses look alike)."""
+        whose each corpse is (D12: corpses look alike), and their own colour."""
+        # The viewer's own colour where views have always had it, after the colours.
+        view: JsonDict = {}
+        for key, value in self._public_view().items():
+            view[key] = value
+            if key == "colours":
+                view.update(self._private_view(player))
+        return view
+
+    def _private_view(self, player: int | None) -> JsonDict:
+        return {"you": None if player is None else COLOURS[player]}
+
+    def _public_view(self) -> JsonDict:
         view = position_data(self.board, self.controllers, None if self.over else self.current)
         holder = self.holder()
         remaining = self.players_in_game()
@@ -793,7 +805,6 @@ class DjambiState(State):
             {
                 "turn_colour": self._turn_colour_name(),
                 "colours": list(COLOURS),
-                "you": None if player is None else COLOURS[player],
                 "centre": COLOURS[holder] if holder >= 0 else None,
                 "in_game": [COLOURS[p] for p in remaining],
                 "step": None if self.over else STEP_NAMES[self.phase],

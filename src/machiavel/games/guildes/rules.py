@@ -931,6 +931,16 @@ class GuildesState(State):
 
         return view(self, player)
 
+    def _public_view(self) -> JsonDict:
+        from machiavel.games.guildes.views import public_view
+
+        return public_view(self)
+
+    def _private_view(self, player: int | None) -> JsonDict:
+        from machiavel.games.guildes.views import private_view
+
+        return {} if player is None else private_view(self, player)
+
     def _resample(self, player: int, rng: Rng) -> GuildesState:
         from machiavel.games.guildes.hidden import resample
 

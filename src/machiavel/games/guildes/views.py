@@ -40,6 +40,15 @@ def direction_name(direction: int) -> str:
 
 
 def view(state: GuildesState, player: int | None) -> JsonDict:
+    """A viewer's view: the public part, then a player's own (``private_view``)."""
+    data = public_view(state)
+    if player is not None:
+        data.update(private_view(state, player))
+    return data
+
+
+def public_view(state: GuildesState) -> JsonDict:
+    """What every viewer sees alike (a spectator's whole view)."""
     n = state.n
     data: JsonDict = {
         "round": state.round + 1,
@@ -74,8 +83,6 @@ def view(state: GuildesState, player: int | None) -> JsonDict:
     }
     if state.tricks_on:
         data["dirty_tricks"] = tricks_view(state)
-    if player is not None:
-        data.update(private_view(state, player))
     return data
 
 

@@ -930,6 +930,16 @@ class TyrosState(State):
 
         return build_view(self, player)
 
+    def _public_view(self) -> JsonDict:
+        from machiavel.games.tyros.views import public_view
+
+        return public_view(self, self.score_sheet())
+
+    def _private_view(self, player: int | None) -> JsonDict:
+        from machiavel.games.tyros.views import private_view
+
+        return private_view(self, player, self.score_sheet())
+
     def _describe(self, player: int, action: str, viewer: int | None, language: str) -> str:
         """Actions in words; a city fee's card and a keep stay hidden from the others."""
         return describe(self, player, action, viewer, language)

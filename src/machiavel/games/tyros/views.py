@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from machiavel.core.contract import JsonDict
 from machiavel.games.tyros.board import BOARD, CELL_COUNT, TYROS, cell_token, map_view
 from machiavel.games.tyros.cards import CARD_NAMES, COLOURS, KINDS
+from machiavel.games.tyros.scoring import ScoreSheet
 
 if TYPE_CHECKING:
     from machiavel.games.tyros.rules import TyrosState
@@ -38,11 +39,19 @@ def ship_list(state: TyrosState) -> list[JsonDict]:
 
 
 def build_view(state: TyrosState, viewer: int | None) -> JsonDict:
+    """A viewer's view: the public part, then the viewer's own (``private_view``)."""
+    sheet = state.score_sheet()
+    view = public_view(state, sheet)
+    view.update(private_view(state, viewer, sheet))
+    return view
+
+
+def private_view(state: TyrosState, viewer: int | None, sheet: ScoreSheet) -> JsonDict:
+    """What differs between viewers: the cards each knows of the others' hands, their own
+    hand, tiles and kept cards."""
     from machiavel.games.tyros.rules import CITIES_EACH, SHIPS_EACH
 
     n = state.n
-    sheet = state.score_sheet()
-    rank = {colour: position + 1 for position, colour in enumerate(sheet.ranking)}
     players = []
     for holder in range(n):
         hand_size = sum(state.hands[holder])
@@ -68,6 +77,18 @@ def build_view(state: TyrosState, viewer: int | None) -> JsonDict:
             base = (row * n + holder) * KINDS
             info["known_cards"] = cards_dict(state.known[base : base + KINDS])
         players.append(info)
+    kept = None if viewer is None else state.keep_choice[viewer]
+    return {
+        "player_info": players,
+        "hand": None if viewer is None else cards_dict(state.hands[viewer]),
+        "my_tiles": None if viewer is None else list(state.tiles[viewer]),
+        "kept": None if kept is None else cards_dict(kept),
+    }
+
+
+def public_view(state: TyrosState, sheet: ScoreSheet) -> JsonDict:
+    """What every viewer sees alike: the map, the board, the empires, the piles, offers."""
+    rank = {colour: position + 1 for position, colour in enumerate(sheet.ranking)}
     pile_known = [
         [depth, tile]
         for depth, tile in enumerate(reversed(state.pile))
@@ -113,12 +134,5 @@ def build_view(state: TyrosState, viewer: int | None) -> JsonDict:
         "offers_this_turn": state.offers_made,
         "passes_in_a_row": state.passes,
         "all_empires_bonus": None if state.bonus_owner < 0 else state.bonus_owner,
-        "player_info": players,
-        "hand": None if viewer is None else cards_dict(state.hands[viewer]),
-        "my_tiles": None if viewer is None else list(state.tiles[viewer]),
-        "kept": None,
     }
-    if viewer is not None:
-        kept = state.keep_choice[viewer]
-        view["kept"] = None if kept is None else cards_dict(kept)
     return view

@@ -485,15 +485,21 @@ class TyrusState(State):
         return self._winners
 
     # ---- views (T9) -----------------------------------------------------------------
+    # Written out field by field (environments read a view at every step): every list and
+    # dict is built anew, so a caller changing its view changes nothing else. Only the
+    # buildings' tiles and the hand differ between viewers (``_private_view``).
     def _view(self, player: int | None) -> JsonDict:
-        # Written out field by field (environments read a view at every step): every list
-        # and dict is built anew, so a caller changing its view changes nothing else.
-        turned = self.turned
-        results = self.results
-        deck = self.deck
-        hands = self.hands
-        election = len(turned)
-        first = self.first_player
+        # The keys in the order views have always had them (tests/games/tyrus pins it):
+        # the viewer's own before the counts.
+        private = self._private_view(player)
+        view: JsonDict = {}
+        for key, value in self._public_view().items():
+            if key == "hand_counts":
+                view.update(private)
+            view[key] = value
+        return view
+
+    def _private_view(self, player: int | None) -> JsonDict:
         buildings = self.buildings
         # Indexed rather than zipped: mypyc calls zip(..., strict=...) as a Python
         # function with a keyword, which cost a tenth of a view.
@@ -508,6 +514,18 @@ class TyrusState(State):
             }
             for index in range(6)
         ]
+        return {
+            "buildings": building_views,
+            "hand": self.hands[player][:] if player is not None else None,
+        }
+
+    def _public_view(self) -> JsonDict:
+        turned = self.turned
+        results = self.results
+        deck = self.deck
+        hands = self.hands
+        election = len(turned)
+        first = self.first_player
         tallies = self._tally_views_now()
         view: JsonDict = {
             "first_player": first,
@@ -527,8 +545,6 @@ class TyrusState(State):
                 for index in range(len(results))
             ],
             "elections_won": [results.count(0), results.count(1)],
-            "buildings": building_views,
-            "hand": hands[player][:] if player is not None else None,
             "hand_counts": [len(hands[0]), len(hands[1])],
             "reserve_counts": [len(self.reserves[0]), len(self.reserves[1])],
             "discard_counts": [len(self.discards[0]), len(self.discards[1])],
