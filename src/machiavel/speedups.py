@@ -31,9 +31,9 @@ from pathlib import Path
 from types import ModuleType
 
 # The modules a search spends its time in (profiles of `benchmarks/search_speed.py`), the
-# log's words, and the server's payloads (`server.live`, on every action's path: issue 18,
-# `benchmarks/accept_instructions.py`). Every one is `mypy --strict` clean, which is what
-# mypyc compiles from.
+# log's words, and the server's payloads and their writes on the socket (`server.live`,
+# `server.pushes`, on every action's path: issue 18, `benchmarks/accept_instructions.py`).
+# Every one is `mypy --strict` clean, which is what mypyc compiles from.
 COMPILED_MODULES: tuple[str, ...] = (
     "machiavel.core.rng",
     "machiavel.games.djambi.board",
@@ -53,6 +53,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "machiavel.games.tyrus.words",
     "machiavel.core.narration",
     "machiavel.server.live",
+    "machiavel.server.pushes",
 )
 PURE_VARIABLE = "MACHIAVEL_PURE_PYTHON"
 PACKAGE_ROOT = Path(__file__).resolve().parent

@@ -24,6 +24,7 @@ from machiavel.server.storage import (
     SeatRecord,
     StaleWrite,
     database_url,
+    make_engine,
 )
 from support.waiting import STUCK, Progress
 
@@ -237,3 +238,27 @@ def test_a_record_acted_at_is_the_record_with_that_moment_alone() -> None:
     assert record.human_acted_at is None  # the record itself is unchanged
     with pytest.raises(FrozenInstanceError):
         acted.human_acted_at = None  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_the_pool_hands_out_the_connection_given_back_last(
+    kind: str, tmp_path: Any, request: pytest.FixtureRequest
+) -> None:
+    """LIFO (storage.POOL_LIFO): the group writer keeps one connection, whose SQLite page
+    cache stays valid from one commit to the next; with the pool's default order (FIFO)
+    each commit took another connection, which found its cache stale and read it again."""
+    url = (
+        f"sqlite:///{tmp_path}/pool.db"
+        if kind == "sqlite"
+        else request.getfixturevalue("postgres_url")
+    )
+    engine = make_engine(url)
+    try:
+        first, second = engine.connect(), engine.connect()
+        given_back_last = second.connection.dbapi_connection
+        first.close()
+        second.close()
+        with engine.connect() as again:
+            assert again.connection.dbapi_connection is given_back_last
+    finally:
+        engine.dispose()
