@@ -88,3 +88,39 @@ def test_an_eviction_looks_past_a_bounded_number_of_busy_games(
         assert list(service.owned_games()) == [busy[0], busy[1], last, busy[2]]
 
     run(sqlite_url, 100, scenario)
+
+
+async def play_to_the_end(service: GameService, game_id: str, tokens: list[str]) -> None:
+    """Every action of a game through the accept path, the first legal one each time."""
+    while True:
+        live = await service.locked(game_id)
+        state = live.state
+        live.lock.release()
+        if state.is_over:
+            return
+        player = state.to_move[0]
+        action = state.legal_actions(player)[0]
+        await service.act(game_id, tokens[player], action, state.version)
+
+
+def test_a_game_leaves_memory_when_its_last_socket_closes_after_its_end(sqlite_url: str) -> None:
+    """Not before its end, not while a socket still watches it; loaded again as it was."""
+
+    async def scenario(service: GameService) -> None:
+        game_id, tokens = await new_game(service)
+        live, first = await service.connect(game_id, tokens[0])
+        _, second = await service.connect(game_id, None)
+        service.disconnect(live, second)  # not over yet: it stays
+        assert game_id in service.owned_games() and not live.dead
+        _, second = await service.connect(game_id, None)
+        await play_to_the_end(service, game_id, tokens)
+        version = live.state.version
+        service.disconnect(live, second)  # over, but watched by the first socket still
+        assert game_id in service.owned_games() and not live.dead
+        service.disconnect(live, first)
+        assert game_id not in service.owned_games() and live.dead
+        again = await service.locked(game_id)  # from storage, as it ended
+        again.lock.release()
+        assert again is not live and again.is_over and again.state.version == version
+
+    run(sqlite_url, 100, scenario)
