@@ -405,33 +405,27 @@ class State(ABC):
         """What ``player`` may know (None: a spectator); JSON-safe."""
         if player is not None:
             self._check_player(player)
-        data: JsonDict = {
-            "game": self.game.id,
-            "viewer": player,
-            "players": self.players,
-            "version": self.version,
-            "to_move": list(self.to_move),
-            "is_over": self.is_over,
-            "winners": list(self.winners),
-            "scores": list(self.scores),
-        }
+        data: JsonDict = {"game": self.game.id, "viewer": player}
+        self._add_common_keys(data)
         data.update(self._view(player))
         return data
 
     def public_view(self) -> JsonDict:
         """The part of every viewer's ``view`` that is the same for all of them: the
         common keys but ``viewer``, and ``_public_view``. A new dict at every call."""
-        data: JsonDict = {
-            "game": self.game.id,
-            "players": self.players,
-            "version": self.version,
-            "to_move": list(self.to_move),
-            "is_over": self.is_over,
-            "winners": list(self.winners),
-            "scores": list(self.scores),
-        }
+        data: JsonDict = {"game": self.game.id}
+        self._add_common_keys(data)
         data.update(self._public_view())
         return data
+
+    def _add_common_keys(self, data: JsonDict) -> None:
+        """The keys every view has after ``game`` and ``viewer``, in their order."""
+        data["players"] = self.players
+        data["version"] = self.version
+        data["to_move"] = list(self.to_move)
+        data["is_over"] = self.is_over
+        data["winners"] = list(self.winners)
+        data["scores"] = list(self.scores)
 
     def private_view(self, player: int | None) -> JsonDict:
         """The rest of ``view(player)``: ``viewer`` and ``_private_view``. The two parts
