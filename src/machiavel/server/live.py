@@ -125,8 +125,9 @@ class LiveGame:
         self.clocks = clocks_of(record)
         self.timer: asyncio.TimerHandle | None = None  # fires at the next deadline
         self._texts: dict[tuple[Viewer, int], bytes] = {}
-        self._shared: bytes | None = None  # the part of the payload every viewer gets
-        self._public_view: bytes | None = None  # the part of the view every viewer gets
+        # What every viewer gets alike, written once a version: the payload's shared
+        # part and the view's public part.
+        self._alike: tuple[bytes, bytes] | None = None
 
     @property
     def id(self) -> str:
@@ -183,8 +184,7 @@ class LiveGame:
 
     def changed(self) -> None:
         self._texts.clear()
-        self._shared = None
-        self._public_view = None
+        self._alike = None
 
     # ---- what a viewer receives -----------------------------------------------------
     def payload(self, viewer: Viewer, log_from: int = 0) -> JsonDict:
@@ -211,15 +211,16 @@ class LiveGame:
             own["marks"] = [entry.marks for entry in self.log[start:]]
             if start == 0:  # a whole state carries the chat; later ones come as pushes
                 own["chat"] = self.chat_json(viewer)
-            if self._shared is None:  # written once for all the viewers of this version
-                self._shared = dump_bytes(shared_payload(self))
-                self._public_view = dump_bytes(self.state.public_view())
-            public_view = self._public_view
-            assert public_view is not None  # (written with the shared part)
+            if self._alike is None:  # written once for all the viewers of this version
+                self._alike = (
+                    dump_bytes(shared_payload(self)),
+                    dump_bytes(self.state.public_view()),
+                )
+            shared, public_view = self._alike
             # Every part is a non-empty object: "{...}" joined as "{...,...}", uncopied.
             text = b"".join(
                 (
-                    memoryview(self._shared)[:-1],
+                    memoryview(shared)[:-1],
                     b',"view":',
                     memoryview(public_view)[:-1],
                     b",",

@@ -386,9 +386,14 @@ class GameService:
         for game_id in busy:
             self._cache.move_to_end(game_id)
         for live in idle:
-            live.dead = True  # anyone still holding it loads it again
-            del self._cache[live.id]
-            self._release(live.id)
+            self._forget(live)
+
+    def _forget(self, live: LiveGame) -> None:
+        """Take a game held in memory out of it, and give its lease up."""
+        live.dead = True  # anyone still holding it loads it again
+        del self._cache[live.id]
+        self._release(live.id)
+        metrics.GAMES_IN_MEMORY.set(len(self._cache))
 
     def _drop(self, live: LiveGame) -> None:
         """Forget a game whose memory may differ from storage; its watchers reconnect."""
@@ -397,9 +402,7 @@ class GameService:
             live.timer.cancel()
             live.timer = None
         if self._cache.get(live.id) is live:
-            del self._cache[live.id]
-            self._release(live.id)
-            metrics.GAMES_IN_MEMORY.set(len(self._cache))
+            self._forget(live)
         self.bots.forget_game(live.id)
         for connection in list(live.connections):
             connection.close(WS_RELOAD, "the game was reloaded: reconnect")
@@ -1758,10 +1761,7 @@ class GameService:
         them longer for nothing (issue 18: 144 ms each, with 1,500 ended games held)."""
         if self._cache.get(live.id) is not live or live.lock.locked() or live.timer:
             return  # being changed (the lock), timed, or no longer the one in memory
-        live.dead = True  # anyone still holding it loads it again
-        del self._cache[live.id]
-        self._release(live.id)
-        metrics.GAMES_IN_MEMORY.set(len(self._cache))
+        self._forget(live)
 
     # ---- lobby and replays ----------------------------------------------------------
     async def lobby(self, status: str, limit: int) -> JsonDict:
