@@ -19,11 +19,11 @@ from playwright.sync_api import Page, Route, expect
 MAX_ACTIONS = 5000  # a game driven through the API that has not ended by then never will
 SEAT_MENTION = re.compile(r"\b(?:player|joueur) \d+\b", re.IGNORECASE)
 
-# The games as the lobby makes them: me at seat 1, bots elsewhere.
+# The games as the lobby makes them: me at seat 1, bots elsewhere. (Guildes has a test of
+# its own below: its cards are put face up by whoever places last, a race with the bots.)
 TABLES: dict[str, dict[str, Any]] = {
     "tyrus": {},
     "djambi": {"options": {"quiet_rounds": "2"}},
-    "guildes": {"players": 3},
     "tyros": {"players": 3},
 }
 # The same games with every seat a person that the test plays through the API.
@@ -35,10 +35,11 @@ BOT_MOVE_MARKED = """() => {
   return !!stepper && stepper.dataset.player !== undefined && stepper.dataset.player !== '0'
     && document.querySelector('.board-area svg [data-mark="last"]') !== null;
 }"""
-# Guildes's cards are put face up together, by the action of whoever places last (often
-# me, bots being quick): the cards just revealed marked on a tableau.
+# Guildes's cards are put face up together, by the action of whoever places last: the
+# cards just revealed marked on a tableau, told as player 2's move.
 CARDS_MARKED = """() =>
-  document.querySelector('.guildes-board .tableau-row [data-mark="last"]') !== null"""
+  document.querySelector('.guildes-board .tableau-row [data-mark="last"]') !== null
+  && document.querySelector('#move-stepper[data-player="2"]') !== null"""
 # A fresh move's path, animated or not: its line's animation as the page computes it.
 FRESH_PATH_ANIMATION = """() => {
   const line = document.querySelector('.mark-path.mark-anim[data-mark="last"] .mark-line');
@@ -88,16 +89,59 @@ def test_a_bots_move_is_marked_on_the_board(
     spec = TABLES[game]
     create_table(page, server.base, game, players=spec.get("players"), options=spec.get("options"))
     screenshot(page, f"marks-{game}-start")
-    click_until(page, CARDS_MARKED if game == "guildes" else BOT_MOVE_MARKED, seed=3)
+    click_until(page, BOT_MOVE_MARKED, seed=3)
+    expect_stepper_and_log(page)
+    screenshot(page, f"marks-{game}-middle")
+
+
+def expect_stepper_and_log(page: Page) -> None:
     stepper = page.locator("#move-stepper")
     expect(stepper).to_contain_text(re.compile(r"Move \d+ of \d+ since|Your last move"))
-    screenshot(page, f"marks-{game}-middle")
     # The log's entries: the action first, the events that followed as lines of their own.
     entries, actions = page.evaluate(
         """() => [document.querySelectorAll('.log ol > li').length,
                   document.querySelectorAll('.log ol > li > .log-action').length]"""
     )  # read in one go: the bots play on
     assert entries == actions > 0
+
+
+def test_guildes_cards_revealed_by_another_players_placing_are_marked(
+    server: Any, open_page: Callable[..., Any], screenshot: Callable[..., None]
+) -> None:
+    """The others' seats played through the API, so that the order is known (bots would
+    race me to place last): I place first on the page, players 1 and 2 after me, and
+    player 2's placing puts everyone's cards face up, marked on the tableaux."""
+    created = server.create(
+        {"game": "guildes", "seats": [{"kind": "human", "name": f"P{i}"} for i in range(3)]}
+    )
+    game_id, tokens = created["id"], [seat["token"] for seat in created["seats"]]
+    draft_until_placing(server, game_id, tokens)
+    page = open_page().page
+    page.goto(f"{server.base}/#/game/{game_id}?token={tokens[0]}")
+    page.wait_for_function("document.body.dataset.turn === 'mine'")
+    version = server.state(game_id, tokens[0])["version"]
+    page.locator(".choosable:not([disabled])").first.click()
+    page.wait_for_function("document.body.dataset.turn !== 'mine'")
+    for player in (1, 2):
+        seen = server.state(game_id, tokens[player])
+        assert seen["version"] > version  # my placing reached the server first
+        server.act(game_id, tokens[player], seen["legal_actions"][0], seen["version"])
+    page.wait_for_function(CARDS_MARKED)
+    expect_stepper_and_log(page)
+    screenshot(page, "marks-guildes-middle")
+
+
+def draft_until_placing(server: Any, game_id: str, tokens: list[str]) -> None:
+    """Every seat keeps its hand's first card until the placing of the first round."""
+    for _ in range(MAX_ACTIONS):
+        state = server.state(game_id, tokens[0])
+        if state["view"]["phase"] == "place":
+            assert state["to_move"] == [0, 1, 2]
+            return
+        player = state["to_move"][0]
+        seen = server.state(game_id, tokens[player])
+        server.act(game_id, tokens[player], seen["legal_actions"][0], seen["version"])
+    raise AssertionError("no placing")
 
 
 def test_djambi_bot_moves_since_my_turn_are_stepped_through_with_their_paths(
