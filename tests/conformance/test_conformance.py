@@ -419,6 +419,29 @@ def test_events_told_to_all_are_each_viewers_events(game_id: str, players: int, 
 @pytest.mark.parametrize(("game_id", "players"), SETUPS)
 @settings(max_examples=3, deadline=None)
 @given(seed=seeds)
+def test_an_action_described_to_all_reads_as_described_to_each(
+    game_id: str, players: int, seed: int
+) -> None:
+    """``describe_for_all`` (what the log's first line is written from) gives every viewer
+    the line ``describe`` gives them alone, at every action of a whole random game, in
+    every spelling the game accepts (here: with extra spaces)."""
+    state = machiavel.game(game_id).new(players, seed=seed)
+    rng = Rng(seed)
+    viewers: list[int | None] = [*range(players), None]
+    while not state.is_over:
+        mover = rng.choice(list(state.to_move))
+        action = rng.choice(state.legal_actions(mover)).replace(" ", "  ")
+        for language in LANGUAGES:
+            each = [state.describe(mover, action, viewer, language) for viewer in viewers]
+            assert state.describe_for_all(mover, action, viewers, language) == each
+        state.apply(mover, action)
+    with pytest.raises(ValueError, match="no log in language"):
+        state.describe_for_all(0, "pass", viewers, "de")
+
+
+@pytest.mark.parametrize(("game_id", "players"), SETUPS)
+@settings(max_examples=3, deadline=None)
+@given(seed=seeds)
 def test_what_narrate_keeps_tells_as_a_whole_copy_does(
     game_id: str, players: int, seed: int
 ) -> None:

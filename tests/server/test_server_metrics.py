@@ -19,6 +19,7 @@ import httpx2
 import pytest
 import redis
 from fastapi.testclient import TestClient
+from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 from starlette.websockets import WebSocketDisconnect
 from websockets.sync.client import connect as websocket_connect
@@ -32,6 +33,7 @@ from machiavel.server.launch import (
     start_server_process,
     stop_server_process,
 )
+from machiavel.server.metrics import ActionCounts
 from machiavel.server.nginx import NGINX, start_nginx, wait_listening
 from machiavel.server.quotas import TableLimits
 from machiavel.serving import MetricsReaders, SettingError, metrics_from
@@ -194,6 +196,34 @@ def test_actions_sent_on_a_socket_count_and_are_timed_too(client: TestClient) ->
             assert socket.receive_json()["version"] == seen["version"] + 1  # pushed
     assert actions(client) == counted + 2
     assert pushes(client) == timed + 2
+
+
+def test_a_push_latency_counts_in_the_buckets_at_and_above_it() -> None:
+    """The action counts kept without a lock come out as Prometheus's own histogram: a
+    latency counts in every bucket whose bound is at least it (a bound included), and in
+    the sum and the count."""
+    counts = ActionCounts()
+    for seconds in (0.0005, 0.003, 0.003, 7.0):
+        counts.time_push(seconds)
+    counts.count_action("tyrus")
+    counts.count_action("tyrus")
+    registry = CollectorRegistry()
+    registry.register(counts)
+    text = generate_latest(registry).decode()
+    samples = {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
+    bucket = "machiavel_action_push_seconds_bucket"
+    assert samples[(bucket, (("le", "0.0005"),))] == 1  # its bound: in
+    assert samples[(bucket, (("le", "0.002"),))] == 1
+    assert samples[(bucket, (("le", "0.005"),))] == 3
+    assert samples[(bucket, (("le", "2.0"),))] == 3
+    assert samples[(bucket, (("le", "+Inf"),))] == 4  # beyond the last bound
+    assert samples[("machiavel_action_push_seconds_count", ())] == 4
+    assert samples[("machiavel_action_push_seconds_sum", ())] == pytest.approx(7.0065)
+    assert samples[("machiavel_actions_total", (("game", "tyrus"),))] == 2
 
 
 # ---- sockets and games in memory ------------------------------------------------------

@@ -211,6 +211,16 @@ class State(ABC):
         # Every spelling ``apply`` accepts reads as the canonical action it plays.
         return self._describe(player, self.normalize_action(action), viewer, language)
 
+    def describe_for_all(
+        self, player: int, action: str, viewers: Sequence[int | None], language: str = "en"
+    ) -> list[str]:
+        """``describe`` for each of ``viewers`` in turn, in ``language``: the same lines,
+        with the language checked and the action's spelling read once (the log of an
+        action is written for every viewer at once)."""
+        _check_language(language)
+        canonical = self.normalize_action(action)
+        return [self._describe(player, canonical, viewer, language) for viewer in viewers]
+
     def _events(
         self, before: State, player: int, action: str, viewer: int | None, language: str
     ) -> list[str]:

@@ -62,19 +62,20 @@ def narrate(state: State, player: int, action: str) -> Told:
             for language in LANGUAGES
         ]
     except Exception:
-        followed = [[[] for _ in viewers] for _ in LANGUAGES]
+        followed = []
     try:
         marks = state.marks(before, player, played)
     except Exception:
         marks = {}
-    lines = [
-        [
-            "\n".join([said_to, *events])
-            for said_to, events in zip(said_in, followed_in, strict=True)
-        ]
-        for said_in, followed_in in zip(said, followed, strict=True)
-    ]
-    return Told.of(lines, {"player": player, **marks})
+    if any(events for followed_in in followed for events in followed_in):
+        said = [
+            [
+                "\n".join([said_to, *events])
+                for said_to, events in zip(said_in, followed_in, strict=True)
+            ]
+            for said_in, followed_in in zip(said, followed, strict=True)
+        ]  # (most actions are followed by nothing: their lines are the action's alone)
+    return Told.of(said, {"player": player, **marks})
 
 
 def describe_all(state: State, player: int, action: str) -> list[list[str]]:
@@ -82,9 +83,7 @@ def describe_all(state: State, player: int, action: str) -> list[list[str]]:
     each language (a neutral line if the engine cannot say: apply() will say why)."""
     viewers: list[int | None] = [*range(state.players), None]
     try:
-        return [
-            [state.describe(player, action, v, language) for v in viewers] for language in LANGUAGES
-        ]
+        return [state.describe_for_all(player, action, viewers, language) for language in LANGUAGES]
     except Exception:
         return [
             [NEUTRAL_LINES.get(language, NEUTRAL_LINES["en"]).format(player=player)] * len(viewers)

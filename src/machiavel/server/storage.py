@@ -359,12 +359,16 @@ class GameResult:
     scores: tuple[float, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class NewAction:
     """An action to store: number ``number`` (1-based) of a game, moving it to that version.
 
     ``result``: the action ends a rated game; the ratings of its seats are updated in the
     same transaction (so a game is rated exactly when its last action is stored).
+
+    Not frozen, though never changed: one is made at every action, and a frozen
+    dataclass sets each of its nine fields through ``object.__setattr__`` (2.1 against
+    0.3 us a record).
     """
 
     game_id: str
