@@ -15,6 +15,7 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from machiavel.server.socketread import QuickReadProtocol
 from machiavel.serving import HEADER_TIMEOUT, ConnectionSettings, trusted_proxies
 
 # Files the server needs besides its connections: the database, bot workers' pipes, logs.
@@ -28,6 +29,7 @@ def uvicorn_options(settings: ConnectionSettings) -> dict[str, Any]:
         "limit_concurrency": settings.max_connections,
         "timeout_keep_alive": settings.keep_alive_timeout,
         "http": header_timeout_protocol(settings.header_timeout),
+        "ws": QuickReadProtocol,  # Uvicorn's websockets-sansio, reading plain messages faster
         "proxy_headers": bool(trusted),
         "forwarded_allow_ips": trusted or None,
     }
