@@ -111,6 +111,7 @@ def test_a_building_view_is_made_again_only_when_its_building_changed() -> None:
     for those; a clone that plays on apart sees its own buildings, and each reads as the
     state rebuilt from its snapshot."""
     state = GAME.new(2, seed=8)
+    assert isinstance(state, TyrusState)
     rng = Rng(8)
     while not state.is_over:
         before = {viewer: state.view(viewer)["buildings"] for viewer in (0, 1, None)}
