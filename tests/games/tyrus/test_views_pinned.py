@@ -59,15 +59,11 @@ def test_views_are_pinned(memory_mode: bool) -> None:
     assert digest(memory_mode) == PINNED[memory_mode]
 
 
-SHARED_BY_VIEWS = ("tallies", "buildings")  # their entries: shared until they change
-
-
 def test_a_caller_changing_a_view_changes_nothing_else() -> None:
-    """Views are the caller's own, but for the tallies and the buildings in them (copies
-    made once per tally, and per building and viewer, shared by the views until they
-    change): changing every other list and dict of one view, and the lists of tallies and
-    buildings themselves, leaves the state, its later views and the other players' views
-    as they were; changing even the shared ones leaves the state as it was."""
+    """Views are the caller's own, but for the tallies in them (copies made once per tally,
+    shared by the views until the next): changing every other list and dict of one view,
+    and the list of tallies itself, leaves the state, its later views and the other
+    players' views as they were; changing even the tallies leaves the state as it was."""
     for memory_mode in (False, True):
         state = GAME.new(2, seed=3, options={"memory_mode": memory_mode})
         rng = Rng(3)
@@ -79,7 +75,7 @@ def test_a_caller_changing_a_view_changes_nothing_else() -> None:
                 assert _dump(state.view(viewer)) == expected[viewer]
             assert _dump(state.to_json()) == snapshot
             changed = state.clone()
-            _scramble(changed.view(0), shared_too=True)
+            _scramble(changed.view(0), tallies_too=True)
             assert _dump(changed.to_json()) == snapshot
             player = state.to_move[0]
             state.apply(player, rng.choice(state.legal_actions(player)))
@@ -89,54 +85,17 @@ def test_a_caller_changing_a_view_changes_nothing_else() -> None:
             assert _dump(state.view(viewer)) == expected[viewer]
 
 
-def _scramble(data: object, shared_too: bool = False) -> None:
+def _scramble(data: object, tallies_too: bool = False) -> None:
     """Change every list and dict inside ``data`` in place, deepest first (the entries of a
-    view's tallies and buildings only if ``shared_too``)."""
+    view's tallies only if ``tallies_too``)."""
     if isinstance(data, list):
         for item in data:
-            _scramble(item, shared_too)
+            _scramble(item, tallies_too)
         data.append("changed")
     elif isinstance(data, dict):
         for key, item in data.items():
-            if key in SHARED_BY_VIEWS and not shared_too:
+            if key == "tallies" and not tallies_too:
                 item.append("changed")
             else:
-                _scramble(item, shared_too)
+                _scramble(item, tallies_too)
         data["changed"] = True
-
-
-def test_a_building_view_is_made_again_only_when_its_building_changed() -> None:
-    """Each placement changes one building (a tally two more: emptied): the next view of
-    each viewer shares the other buildings' dicts with their last view and has new ones
-    for those; a clone that plays on apart sees its own buildings, and each reads as the
-    state rebuilt from its snapshot."""
-    state = GAME.new(2, seed=8)
-    assert isinstance(state, TyrusState)
-    rng = Rng(8)
-    while not state.is_over:
-        before = {viewer: state.view(viewer)["buildings"] for viewer in (0, 1, None)}
-        rows = [(row, len(row)) for row in state.buildings]
-        player = state.to_move[0]
-        action = rng.choice(state.legal_actions(player))
-        other = state.clone()
-        state.apply(player, action)
-        # The building placed in, and at a tally the two emptied (given new rows).
-        changed = [
-            index
-            for index, (row, (was, length)) in enumerate(zip(state.buildings, rows, strict=True))
-            if row is not was or len(row) != length
-        ]
-        assert 1 <= len(changed) <= 3
-        for viewer in (0, 1, None):
-            now = state.view(viewer)["buildings"]
-            for index in range(6):
-                assert (now[index] is before[viewer][index]) == (index not in changed)
-        rebuilt = GAME.from_json(state.to_json())
-        for viewer in (0, 1, None):
-            assert state.view(viewer) == rebuilt.view(viewer)
-        others = [a for a in other.legal_actions(player) if a != action]
-        if others:  # the clone's views follow its own buildings, not the original's
-            other.apply(player, rng.choice(others))
-            rebuilt = GAME.from_json(other.to_json())
-            for viewer in (0, 1, None):
-                assert other.view(viewer) == rebuilt.view(viewer)

@@ -41,14 +41,6 @@ DECK = tuple(kind for kind in KINDS for _ in range(3))  # T3: 3 cards of each ki
 MOVER = ((0,), (1,))
 # Building index -> (owner, kind): buildings 0-2 are player 0's citadel, market, temple.
 BUILDING_HEADS = tuple((index // 3, KINDS[index % 3]) for index in range(6))
-# One building's view as made for a viewer: the row it was made from, its length then,
-# the view (see TyrusState._building_views_now).
-BuildingView = tuple[list[tuple[int, str]], int, JsonDict]
-BuildingViews = tuple[BuildingView, ...]
-_NO_ROW: list[tuple[int, str]] = []  # no building's row: every entry made from it is stale
-NO_VIEWS: tuple[BuildingViews, BuildingViews, BuildingViews] = tuple(
-    tuple((_NO_ROW, -1, {}) for _ in range(6)) for _ in range(3)
-)  # type: ignore[assignment]
 STREAK_TO_WIN = 3  # T8
 WINS_TO_WIN = 5  # T8
 
@@ -267,10 +259,6 @@ class TyrusState(State):
         # replaced, never changed in place; the copies are shared by the views of every
         # position of the same game until the next tally (see _tally_views).
         _tally_views=CACHE,
-        # Per viewer (player 0, player 1, a spectator), per building: the row it was made
-        # from, how many tiles it had, its view. Replaced, never changed in place: shared
-        # by the views of every position until that building changes (_building_views).
-        _building_views=CACHE,
     )
 
     def __init__(self, game: Game, setup: Setup, blank: bool = False) -> None:
@@ -299,7 +287,6 @@ class TyrusState(State):
         self.rng = rng
         self._to_move = self._next_to_move()
         self._tally_views: tuple[list[JsonDict], int, list[JsonDict]] | None = None
-        self._building_views: tuple[BuildingViews, BuildingViews, BuildingViews] = NO_VIEWS
 
     def _blank(self) -> TyrusState:
         return TyrusState(self.game, self.setup, blank=True)  # compiled: only through __init__
@@ -499,9 +486,8 @@ class TyrusState(State):
 
     # ---- views (T9) -----------------------------------------------------------------
     # Written out field by field (environments read a view at every step): every list and
-    # dict is built anew, but for the tallies and the buildings, whose dicts views share
-    # until they change (a caller may read them, never change them). Only the buildings'
-    # tiles and the hand differ between viewers (``_private_view``).
+    # dict is built anew, so a caller changing its view changes nothing else. Only the
+    # buildings' tiles and the hand differ between viewers (``_private_view``).
     def _view(self, player: int | None) -> JsonDict:
         # The keys in the order views have always had them (tests/games/tyrus pins it):
         # the viewer's own before the counts.
@@ -514,31 +500,24 @@ class TyrusState(State):
         return view
 
     def _private_view(self, player: int | None) -> JsonDict:
+        buildings = self.buildings
+        # Indexed rather than zipped: mypyc calls zip(..., strict=...) as a Python
+        # function with a keyword, which cost a tenth of a view.
+        building_views = [  # T9: a placed tile is face up for its placer only
+            {
+                "owner": BUILDING_HEADS[index][0],
+                "kind": BUILDING_HEADS[index][1],
+                "tiles": [
+                    {"player": placer, "tile": tile if placer == player else None}
+                    for placer, tile in buildings[index]
+                ],
+            }
+            for index in range(6)
+        ]
         return {
-            "buildings": [entry[2] for entry in self._building_views_now(player)],
+            "buildings": building_views,
             "hand": self.hands[player][:] if player is not None else None,
         }
-
-    def _building_views_now(self, player: int | None) -> BuildingViews:
-        """The six buildings as ``player`` sees them, each made again only when its row
-        changed since the last view of it: an action adds to one building (a tally
-        empties two by giving them new rows), and both players' views are asked for at
-        every action. A row is only ever added to, or replaced: ``resample`` changes rows
-        of a fresh clone, whose rows no view was made from."""
-        slot = 2 if player is None else player
-        known = self._building_views[slot]
-        buildings = self.buildings
-        entries: list[BuildingView] = []
-        for index in range(6):
-            row, entry = buildings[index], known[index]
-            if entry[0] is not row or entry[1] != len(row):
-                entry = (row, len(row), _building_view(index, row, player))
-            entries.append(entry)
-        made = tuple(entries)
-        views = list(self._building_views)
-        views[slot] = made
-        self._building_views = (views[0], views[1], views[2])
-        return made
 
     def _public_view(self) -> JsonDict:
         turned = self.turned
@@ -631,14 +610,6 @@ class TyrusState(State):
         world.rng = rng.fork()
         world._to_move = world._next_to_move()
         return world
-
-
-def _building_view(index: int, row: list[tuple[int, str]], player: int | None) -> JsonDict:
-    """Building ``index`` holding ``row`` as ``player`` sees it. T9: a placed tile is face
-    up for its placer only."""
-    owner, kind = BUILDING_HEADS[index]
-    tiles = [{"player": placer, "tile": tile if placer == player else None} for placer, tile in row]
-    return {"owner": owner, "kind": kind, "tiles": tiles}
 
 
 def _copy_tally(tally: JsonDict) -> JsonDict:
