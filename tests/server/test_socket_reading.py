@@ -17,7 +17,7 @@ from websockets.protocol import Protocol, Side, State
 from websockets.server import ServerProtocol
 
 from machiavel.server.pushes import client_texts
-from machiavel.server.socketread import QuickReadProtocol, knows_protocol
+from machiavel.server.socketread import QuickReadProtocol, knows_protocol, size_limit
 
 MAX_SIZE = 1000
 
@@ -196,3 +196,10 @@ def test_a_bad_message_closes_the_socket_as_the_parser_says(
     assert not [m for m in received(protocol) if m["type"] == "websocket.receive"]
     closes = [f for f in frames_written(transport) if f.opcode is Opcode.CLOSE]
     assert closes and Close.parse(closes[0].data).code == code
+
+
+def test_the_size_limit_is_the_parsers_message_or_fragment_limit() -> None:
+    assert size_limit(ServerProtocol(max_size=MAX_SIZE)) == MAX_SIZE
+    assert size_limit(ServerProtocol(max_size=(MAX_SIZE, 10))) == 10
+    assert size_limit(ServerProtocol(max_size=(None, 10))) == 10
+    assert size_limit(ServerProtocol(max_size=None)) is None

@@ -25,7 +25,14 @@ from websockets.protocol import State
 from machiavel.server.pushes import client_texts
 
 # What of websockets' ServerProtocol the hand reading checks: internals, so checked once.
-_CONNECTION_PARTS = ("state", "current_size", "extensions", "reader", "max_message_size")
+_CONNECTION_PARTS = (
+    "state",
+    "current_size",
+    "extensions",
+    "reader",
+    "max_message_size",
+    "max_fragment_size",
+)
 # What of Uvicorn's protocol it sets, as its own handling of a text message does.
 _PROTOCOL_PARTS = ("queue", "close_sent", "read_paused", "transport")
 
@@ -49,7 +56,7 @@ class QuickReadProtocol(WebSocketsSansIOProtocol):
         if conn.reader.buffer:  # left by the handshake's chunk: the parser's to finish
             self._parse(data, whole=False)
             return
-        whole, texts = client_texts(data, conn.max_message_size)
+        whole, texts = client_texts(data, size_limit(conn))
         try:
             messages = [text.decode() for text in texts]
         except UnicodeDecodeError:  # the parser closes the socket with 1007
@@ -69,6 +76,14 @@ class QuickReadProtocol(WebSocketsSansIOProtocol):
         if not whole:
             self.parser_mid_frame = True
         super().data_received(data)
+
+
+def size_limit(conn: Any) -> int | None:
+    """The largest text frame the parser would take as a whole message (its message and
+    fragment limits: None, no limit)."""
+    limits = [conn.max_message_size, conn.max_fragment_size]
+    given = [limit for limit in limits if limit is not None]
+    return min(given) if given else None
 
 
 def knows_protocol(protocol: WebSocketsSansIOProtocol) -> bool:
