@@ -49,6 +49,7 @@ def test_whole_text_frames_in_one_chunk_are_read_in_order() -> None:
         client_frame(b"x" * (MAX_SIZE + 1)),  # over the limit
         bytes([0xC1]) + client_frame(b"hello")[1:],  # an extension bit (RSV1)
     ],
+    ids=["ping", "fragments", "close", "unmasked", "too-long", "extension-bit"],  # (masks vary)
 )
 def test_whole_frames_that_are_not_plain_text_are_left_to_the_parser(chunk: bytes) -> None:
     assert client_texts(chunk, MAX_SIZE) == (True, [])
@@ -187,6 +188,7 @@ def test_a_ping_among_messages_is_answered_and_the_messages_read_in_order(
         (client_frame(b"x" * (MAX_SIZE + 1)), CloseCode.MESSAGE_TOO_BIG),
         (Frame(Opcode.TEXT, b"hi").serialize(mask=False, extensions=[]), CloseCode.PROTOCOL_ERROR),
     ],
+    ids=["not-utf-8", "too-long", "unmasked"],  # (masks are random: the values vary)
 )
 def test_a_bad_message_closes_the_socket_as_the_parser_says(
     opened: tuple[QuickReadProtocol, Transport], chunk: bytes, code: CloseCode
