@@ -50,10 +50,14 @@ class QuickReadProtocol(WebSocketsSansIOProtocol):
         if conn.state is not State.OPEN:  # the handshake, or closing: the parser's
             super().data_received(data)
             return
-        if self.parser_mid_frame or conn.current_size is not None or conn.extensions:
-            self._parse(data, whole=False)
-            return
-        if conn.reader.buffer:  # left by the handshake's chunk: the parser's to finish
+        # A fragment under way, compression, or bytes the handshake's chunk left the
+        # parser: not a place to start reading frames by hand.
+        if (
+            self.parser_mid_frame
+            or conn.current_size is not None
+            or conn.extensions
+            or (conn.reader.buffer)
+        ):
             self._parse(data, whole=False)
             return
         whole, texts = client_texts(data, size_limit(conn))
