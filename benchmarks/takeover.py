@@ -13,6 +13,7 @@ their median and the largest.
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import re
@@ -44,8 +45,8 @@ def call(base: str, method: str, path: str, body: object = None) -> tuple[int, A
             return answer.status, json.loads(answer.read())
     except urllib.error.HTTPError as error:
         return error.code, None
-    except (urllib.error.URLError, OSError, ValueError):
-        return 0, None
+    except (urllib.error.URLError, OSError, http.client.HTTPException, ValueError):
+        return 0, None  # refused, timed out, or cut mid-answer (IncompleteRead) by the kill
 
 
 def play_one(base: str, game_id: str, tokens: list[str]) -> bool:

@@ -15,12 +15,13 @@ import os
 import signal
 import threading
 import time
-from contextlib import suppress
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
 import redis
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, WebSocketException
 from websockets.sync.client import connect as websocket_connect
 
 from machiavel.server.storage import Repository
@@ -72,8 +73,8 @@ class Spectator:
             except ConnectionClosed as closed:
                 if closed.rcvd is not None and closed.rcvd.code == RELOAD:
                     self.reloads += 1
-            except OSError:
-                pass  # its process is gone: the proxy or another process answers next
+            except (OSError, WebSocketException):
+                pass  # its process is gone, or refused it while the game moved: again
 
 
 @needs_proc
@@ -99,18 +100,25 @@ def test_play_goes_on_when_the_owner_of_a_game_is_killed(
         wait_until(lambda: spectator.version >= max(burst.acknowledged), "the pushes")
 
         stop = threading.Event()
-        playing = threading.Thread(target=lambda: play_until(burst, stop), daemon=True)
+        stopped_by: list[BaseException] = []
+        playing = threading.Thread(target=lambda: play_until(burst, stop, stopped_by), daemon=True)
         playing.start()
-        wait_until(lambda: len(burst.acknowledged) >= 30, "the burst under way")
+
+        def played_past(count: int) -> bool:
+            assert not stopped_by, f"the burst stopped: {stopped_by[0]!r}"  # at once, not in 120 s
+            return max(burst.acknowledged) > count
+
+        wait_until(lambda: played_past(29), "the burst under way")
         burst.bases = [cluster.base, other_address]  # the owner's own address dies now
         os.kill(cluster.nodes[owner][0], signal.SIGKILL)
         killed_at = time.monotonic()
         acknowledged_then = max(burst.acknowledged)
-        wait_until(lambda: max(burst.acknowledged) > acknowledged_then + 10, "play going on")
+        with told_on_failure(burst, stopped_by, tmp_path):
+            wait_until(lambda: played_past(acknowledged_then + 10), "play going on")
         takeover = time.monotonic() - killed_at
         stop.set()
         playing.join(STUCK)
-        assert not playing.is_alive()
+        assert not playing.is_alive() and not stopped_by, stopped_by
         wait_until(lambda: spectator.version >= max(burst.acknowledged), "pushes after it")
         spectator.stop.set()
         spectator.thread.join(STUCK)
@@ -132,9 +140,28 @@ def bots_version(base: str, game_id: str) -> int:
     return int(state["version"]) if status == 200 else -1
 
 
-def play_until(burst: Burst, stop: threading.Event) -> None:
-    while not stop.is_set() and burst.step():
-        pass
+def play_until(burst: Burst, stop: threading.Event, stopped_by: list[BaseException]) -> None:
+    try:
+        while not stop.is_set() and burst.step():
+            pass
+    except BaseException as error:  # told by the test's failure message
+        stopped_by.append(error)
+
+
+@contextmanager
+def told_on_failure(burst: Burst, stopped_by: list[BaseException], folder: Path) -> Iterator[None]:
+    """A failed wait says what the burst met and what the processes logged."""
+    try:
+        yield
+    except AssertionError as error:
+        logs = "\n".join(
+            f"--- {log.name}\n" + "\n".join(log.read_text(errors="replace").splitlines()[-60:])
+            for log in sorted((folder / "logs").glob("*"))
+        )
+        raise AssertionError(
+            f"{error}\nthe burst's thread stopped by: {stopped_by!r}\n"
+            f"its failed requests:\n{burst.story()}\n{logs}"
+        ) from None
 
 
 def check_stored_once(

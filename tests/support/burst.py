@@ -10,6 +10,7 @@ at the version they were sent at."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import time
 import urllib.error
@@ -20,6 +21,9 @@ from typing import Any
 from support.waiting import STUCK
 
 Answer = tuple[int, dict[str, Any], dict[str, str]]  # status, body, headers (lowercase)
+# No answer heard: refused, timed out, or cut by a process killed while it answered (its
+# headers came but not the whole body: http.client's IncompleteRead, not an OSError).
+CUT = (OSError, http.client.HTTPException)
 
 
 def call(base: str, method: str, path: str, body: object = None, timeout: float = 10.0) -> Answer:
@@ -34,10 +38,10 @@ def call(base: str, method: str, path: str, body: object = None, timeout: float 
     except urllib.error.HTTPError as error:
         try:
             payload = json.loads(error.read())
-        except ValueError:
+        except (ValueError, *CUT):
             payload = {}
         return error.code, payload, _headers(error.headers)
-    except (urllib.error.URLError, OSError, ValueError):
+    except (urllib.error.URLError, ValueError, *CUT):
         return 0, {}, {}
 
 
@@ -54,17 +58,19 @@ class Burst:
     bases: list[str]
     acknowledged: dict[int, tuple[int, str]] = field(default_factory=dict)  # version -> action
     answered_by: set[str] = field(default_factory=set)  # X-Machiavel-Node values seen
-    failures: int = 0  # requests without a 200 (refused, moved, cut)
+    failures: list[str] = field(default_factory=list)  # requests without a 200, told
     _turn: int = 0
+    _started: float = field(default_factory=time.monotonic)
 
     def base(self) -> str:
         self._turn += 1
         return self.bases[self._turn % len(self.bases)]
 
     def state(self) -> dict[str, Any] | None:
-        status, body, headers = call(self.base(), "GET", f"/api/games/{self.game_id}")
+        base = self.base()
+        status, body, headers = call(base, "GET", f"/api/games/{self.game_id}")
         if status != 200:
-            self.failures += 1
+            self._failed("GET", base, status, body)
             return None
         self._note(headers)
         return body
@@ -79,9 +85,10 @@ class Burst:
         player = state["to_move"][0]
         version = state["version"]
         token = self.tokens[player]
-        status, mine, _ = call(self.base(), "GET", f"/api/games/{self.game_id}?token={token}")
+        base = self.base()
+        status, mine, _ = call(base, "GET", f"/api/games/{self.game_id}?token={token}")
         if status != 200 or mine["version"] != version:
-            self.failures += 1
+            self._failed("GET seat", base, status, mine)
             return True
         action = mine["legal_actions"][version % len(mine["legal_actions"])]
         self._send(player, action, version)
@@ -94,15 +101,25 @@ class Burst:
         deadline = time.monotonic() + STUCK
         while time.monotonic() < deadline:
             path = f"/api/games/{self.game_id}/actions"
-            status, _, headers = call(self.base(), "POST", path, body)
+            base = self.base()
+            status, answer, headers = call(base, "POST", path, body)
             if status == 200:
                 self.acknowledged[version] = (player, action)
                 self._note(headers)
                 return
-            self.failures += 1
+            self._failed(f"POST {version}", base, status, answer)
             if status in (400, 403, 409):
                 return  # refused: nothing was played by this request
         raise AssertionError(f"no server answered action {version} for {STUCK} s")
+
+    def _failed(self, what: str, base: str, status: int, answer: dict[str, Any]) -> None:
+        moment = time.monotonic() - self._started
+        detail = answer.get("detail", answer.get("version", ""))
+        self.failures.append(f"{moment:8.2f} s  {what} {base} -> {status} {detail}")
+
+    def story(self, last: int = 40) -> str:
+        """The last requests that failed, for a test's failure message."""
+        return "\n".join(self.failures[-last:]) or "(no request failed)"
 
     def _note(self, headers: dict[str, str]) -> None:
         node = headers.get("x-machiavel-node")
