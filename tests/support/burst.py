@@ -66,8 +66,7 @@ class Burst:
         self._turn += 1
         return self.bases[self._turn % len(self.bases)]
 
-    def state(self) -> dict[str, Any] | None:
-        base = self.base()
+    def state(self, base: str) -> dict[str, Any] | None:
         status, body, headers = call(base, "GET", f"/api/games/{self.game_id}")
         if status != 200:
             self._failed("GET", base, status, body)
@@ -76,8 +75,12 @@ class Burst:
         return body
 
     def step(self) -> bool:
-        """Play one action (or fail to); False once the game is over."""
-        state = self.state()
+        """Play one action (or fail to); False once the game is over. Both looks at the
+        game go to one base, the next one at each step: a base that fails every request
+        then fails only its own steps (with two bases taking the looks in turn, such a base
+        could take every second look of every step, and nothing would be played)."""
+        base = self.base()
+        state = self.state(base)
         if state is None:
             return True
         if state["is_over"]:
@@ -85,7 +88,6 @@ class Burst:
         player = state["to_move"][0]
         version = state["version"]
         token = self.tokens[player]
-        base = self.base()
         status, mine, _ = call(base, "GET", f"/api/games/{self.game_id}?token={token}")
         if status != 200 or mine["version"] != version:
             self._failed("GET seat", base, status, mine)
