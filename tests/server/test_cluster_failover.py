@@ -58,11 +58,25 @@ class Spectator:
         self.url = address.replace("http", "ws") + f"/api/games/{game_id}/ws"
         self.version = -1
         self.reloads = 0
+        self.error: BaseException | None = None
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._watch, daemon=True)
         self.thread.start()
 
+    def saw(self, version: int) -> bool:
+        """Whether it was pushed ``version`` (a watcher that stopped fails at once)."""
+        assert self.thread.is_alive() or self.stop.is_set(), (
+            f"the spectator stopped: {self.error!r}"
+        )
+        return self.version >= version
+
     def _watch(self) -> None:
+        try:
+            self._watch_until_stopped()
+        except BaseException as error:  # told by ``saw``
+            self.error = error
+
+    def _watch_until_stopped(self) -> None:
         while not self.stop.is_set():
             try:
                 with websocket_connect(self.url, open_timeout=STUCK) as socket:
@@ -74,7 +88,9 @@ class Spectator:
                 if closed.rcvd is not None and closed.rcvd.code == RELOAD:
                     self.reloads += 1
             except (OSError, WebSocketException):
-                pass  # its process is gone, or refused it while the game moved: again
+                # Its process is gone, or refused it while the game moved: again, after a
+                # pause that keeps it from spinning on the processor the servers need.
+                self.stop.wait(0.05)
 
 
 @needs_proc
@@ -97,7 +113,7 @@ def test_play_goes_on_when_the_owner_of_a_game_is_killed(
         bots_id, _ = new_table(cluster.nodes[owner][1], [{"kind": "bot", "level": "hard"}] * 4)
         assert owner_of(redis_prefix, bots_id) == owner
         burst.play(20)
-        wait_until(lambda: spectator.version >= max(burst.acknowledged), "the pushes")
+        wait_until(lambda: spectator.saw(max(burst.acknowledged)), "the pushes")
 
         stop = threading.Event()
         stopped_by: list[BaseException] = []
@@ -121,7 +137,7 @@ def test_play_goes_on_when_the_owner_of_a_game_is_killed(
         stop.set()
         playing.join(STUCK)
         assert not playing.is_alive() and not stopped_by, stopped_by
-        wait_until(lambda: spectator.version >= max(burst.acknowledged), "pushes after it")
+        wait_until(lambda: spectator.saw(max(burst.acknowledged)), "pushes after it")
         spectator.stop.set()
         spectator.thread.join(STUCK)
         print(f"\nplay went on {takeover:.2f} s after the owner was killed")
