@@ -26,8 +26,8 @@ import pytest
 import machiavel
 from machiavel import cli
 from machiavel.bots.arena import GameOutcome, GameTask, RayCluster, run_arena
-from machiavel.bots.arena_ray import ClusterUnavailable, cpus_for, play_on_ray
-from support.waiting import wait_until
+from machiavel.bots.arena_ray import ClusterUnavailable, cancel_games, cpus_for, play_on_ray
+from support.waiting import STUCK, wait_until
 
 ray = pytest.importorskip("ray")
 
@@ -194,6 +194,35 @@ def test_ctrl_c_cancels_the_games_on_ray_and_keeps_those_played(
     saved = _arena_json(out.with_suffix(".json"))
     assert [(g["focus"], g["field"]) for g in saved["games"]] == [("random", "easy")]
     wait_until(lambda: _free_cpus() == CPUS, "the cancelled games to give their CPUs back")
+
+
+def test_a_game_deaf_to_the_interrupt_has_its_worker_killed(
+    local_ray: None, tmp_path: Path
+) -> None:
+    """Ray's interrupt is best effort: a game still running after the grace has its worker
+    killed, and Ray ends the processes that worker started (an `expert` bot's)."""
+    started = tmp_path / "child"
+
+    @ray.remote(num_cpus=1)  # type: ignore[untyped-decorator]
+    def deaf_game(pid_file: str) -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # as if the interrupt were lost
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+        Path(pid_file).write_text(str(child.pid))
+        while True:
+            sum(range(1000))
+
+    game = deaf_game.remote(str(started))
+    child = wait_until(lambda: _pid_in(started), "the game to run")
+    cancel_games(ray, [game], grace=0.5)
+    with pytest.raises(ray.exceptions.TaskCancelledError):
+        ray.get(game, timeout=STUCK)  # a game left running fails here, not for ever
+    wait_until(lambda: not _running(child), "the game's own process to end")
+    wait_until(lambda: _free_cpus() == CPUS, "the killed game to give its CPU back")
+
+
+def _pid_in(file: Path) -> int | None:
+    text = file.read_text() if file.exists() else ""
+    return int(text) if text else None  # a single write: whole once there
 
 
 def _free_cpus() -> float:

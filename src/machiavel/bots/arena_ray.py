@@ -23,6 +23,7 @@ from machiavel.core.errors import MachiavelError
 
 INSTALL = "pip install 'machiavel[ray]'"
 CONNECT_SECONDS = 10.0  # for the address's port to answer: a cluster that is up answers at once
+CANCEL_GRACE = 10.0  # seconds for interrupted games to end before their workers are killed
 
 
 class ClusterUnavailable(MachiavelError, RuntimeError):  # noqa: N818 - reads better at call sites
@@ -47,9 +48,30 @@ def play_on_ray(todo: Sequence[GameTask], address: str | None) -> Iterator[GameO
                 pending.remove(ready)
                 yield ray.get(ready)
         finally:
-            # Not forced: the game is interrupted in its worker, whose bots are closed.
-            for ref in pending:
-                ray.cancel(ref)
+            cancel_games(ray, pending)
+
+
+def cancel_games(ray: ModuleType, refs: Sequence[Any], grace: float = CANCEL_GRACE) -> None:
+    """Stop the games of ``refs``: each is interrupted in its worker (its bots closed);
+    the workers of those still running ``grace`` seconds later are killed. Ray's
+    interrupt is best effort (one that reaches a worker just before or after the game's
+    own code is lost), and a game left running would hold its CPUs on the cluster for as
+    long as it lasts. Ray also ends the processes a killed worker started (its bots')."""
+    if not refs:
+        return
+    for ref in refs:
+        ray.cancel(ref)
+    try:
+        _, running = ray.wait(list(refs), num_returns=len(refs), timeout=grace)
+    except KeyboardInterrupt:  # Ctrl-C again: no more patience
+        _kill(ray, refs)
+        raise
+    _kill(ray, running)
+
+
+def _kill(ray: ModuleType, refs: Sequence[Any]) -> None:
+    for ref in refs:
+        ray.cancel(ref, force=True)
 
 
 def cpus_for(task: GameTask) -> int:
