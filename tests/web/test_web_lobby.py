@@ -83,21 +83,23 @@ def test_an_invite_link_seats_a_friend_and_both_pages_stay_live(
     friend.locator(".game-head", has_text="Cy").wait_for()
     host.locator(".seats", has_text="Cy").wait_for()  # pushed to the host's page
 
-    # Two moves each by clicking; every move shows up on the other page.
+    # Two moves each by clicking; every move shows up on the other page. The mover's page
+    # is waited for: the friend's restarts as seated once the join is answered, which
+    # the push of "Cy" to the head can come before.
+    game_id = link.split("/game/")[1].split("?")[0]
     for _ in range(4):
-        for page in (host, friend):
-            if page.evaluate("document.body.dataset.turn") == "mine":
-                version = int(page.get_attribute(".game-page", "data-version") or 0)
-                page.locator(".hand .hand-tile.choosable").first.click()
-                page.locator(".building.choosable").first.click()
-                # The other page shows the move; the mover's own page too, before its turn
-                # mark is read again (else a page still drawing its move looks "mine").
-                for seen in (host, friend):
-                    seen.wait_for_function(
-                        f"Number(document.querySelector('.game-page').dataset.version) > {version}"
-                    )
-                break
-    assert server.state(link.split("/game/")[1].split("?")[0])["version"] == 4
+        page = (host, friend)[server.state(game_id)["to_move"][0]]
+        page.wait_for_function("document.body.dataset.turn === 'mine'")
+        version = int(page.get_attribute(".game-page", "data-version") or 0)
+        page.locator(".hand .hand-tile.choosable").first.click()
+        page.locator(".building.choosable").first.click()
+        # The other page shows the move; the mover's own page too, before its turn mark
+        # is read again (else a page still drawing its move looks "mine").
+        for seen in (host, friend):
+            seen.wait_for_function(
+                f"Number(document.querySelector('.game-page').dataset.version) > {version}"
+            )
+    assert server.state(game_id)["version"] == 4
     assert host.locator(".log ol > li").count() == friend.locator(".log ol > li").count() == 4
 
 
