@@ -56,7 +56,7 @@ class QuickReadProtocol(WebSocketsSansIOProtocol):
             self.parser_mid_frame
             or conn.current_size is not None
             or conn.extensions
-            or (conn.reader.buffer)
+            or conn.reader.buffer
         ):
             self._parse(data, whole=False)
             return
